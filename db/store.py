@@ -1,0 +1,160 @@
+"""Open the coach's store: refuse what is not ours, back up, migrate, hand out sessions.
+
+A store is one SQLite file. Opening it:
+1. refuses a file that is not SQLite, or SQLite that is not a Callmark store;
+2. refuses a store written by a newer Callmark, naming both schema versions;
+3. backs up an existing store (SQLite online backup) before upgrading it;
+4. runs the migrations shipped in this package up to head.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, text
+from sqlalchemy.orm import Session, sessionmaker
+
+from db.engine import make_engine
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+class StoreError(Exception):
+    """A store that can't be opened as it is. The message names the file and the problem."""
+
+
+def alembic_config() -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    return cfg
+
+
+def head_revision() -> str:
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+def known_revisions() -> set[str]:
+    return {rev.revision for rev in ScriptDirectory.from_config(alembic_config()).walk_revisions()}
+
+
+@dataclass
+class StoreState:
+    revision: str | None  # None: a new, empty file
+    needs_upgrade: bool
+
+
+def inspect_file(path: Path) -> StoreState:
+    """What is at `path`, without changing it. Raises StoreError for anything not ours."""
+    if not path.exists() or path.stat().st_size == 0:
+        return StoreState(None, True)
+    if path.is_dir():
+        raise StoreError(f"{path}: is a folder, not a Callmark store")
+    with open(path, "rb") as fh:
+        header = fh.read(len(SQLITE_HEADER))
+    if header != SQLITE_HEADER:
+        raise StoreError(f"{path}: is not a Callmark store (not an SQLite database); it was left untouched")
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            revision = None
+            if "alembic_version" in tables:
+                row = con.execute("SELECT version_num FROM alembic_version").fetchone()
+                revision = row[0] if row else None
+        finally:
+            con.close()
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"{path}: is not a readable Callmark store ({exc}); it was left untouched") from exc
+    if revision is None:
+        if tables:
+            raise StoreError(
+                f"{path}: is an SQLite database but not a Callmark store; it was left untouched"
+            )
+        return StoreState(None, True)
+    if revision not in known_revisions():
+        raise StoreError(
+            f"{path}: was written by a newer Callmark (schema {revision}); "
+            f"this version knows schemas up to {head_revision()}. Update Callmark to open it."
+        )
+    return StoreState(revision, revision != head_revision())
+
+
+def online_backup(source: Path, target: Path) -> Path:
+    """Copy a live store with SQLite's online backup API (never a file copy: WAL may hold pages)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.exists():
+        raise StoreError(f"{target}: already exists; choose another name for the backup")
+    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    tmp = target.with_name(target.name + ".part")
+    try:
+        dst = sqlite3.connect(tmp)
+        try:
+            src.backup(dst)
+            dst.execute("PRAGMA journal_mode=DELETE")
+        finally:
+            dst.close()
+        tmp.chmod(0o600)
+        tmp.replace(target)
+    except (sqlite3.Error, OSError) as exc:
+        tmp.unlink(missing_ok=True)
+        raise StoreError(f"{target}: backup failed ({exc})") from exc
+    finally:
+        src.close()
+    return target
+
+
+class Store:
+    """The open store: an engine and a session factory. Writes go through `write()`."""
+
+    def __init__(self, path: Path, engine: Engine):
+        self.path = path
+        self.engine = engine
+        self._sessions = sessionmaker(engine, expire_on_commit=False)
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        with self._sessions() as session:
+            yield session
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        """One transaction: everything inside lands together, or nothing does."""
+        with self._sessions() as session, session.begin():
+            yield session
+
+    def revision(self) -> str | None:
+        with self.engine.connect() as conn:
+            return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def open_store(path: Path, backup_dir: Path | None = None) -> Store:
+    """Open (creating or migrating as needed) the store at `path`."""
+    path = Path(path)
+    state = inspect_file(path)
+    if state.needs_upgrade and state.revision is not None:
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        folder = backup_dir or path.parent / "backups"
+        online_backup(path, folder / f"{path.stem}-before-{head_revision()}-{stamp}.sqlite3")
+    engine = make_engine(path)
+    if state.needs_upgrade:
+        upgrade(engine, head_revision())
+    return Store(path, engine)
+
+
+def upgrade(engine: Engine, revision: str) -> None:
+    cfg = alembic_config()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, revision)

@@ -1,0 +1,57 @@
+"""Where Callmark keeps its files: one data folder, from platformdirs or the user's choice.
+
+Order: an explicit ``--home DIR``, then ``CALLMARK_HOME``, then the platform's
+user data folder. Everything the coach writes lives in the store inside it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "Callmark"
+STORE_FILENAME = "callmark.sqlite3"
+ENV_HOME = "CALLMARK_HOME"
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+RESOURCES = REPO_ROOT / "resources"
+DEMO_MEDIA = RESOURCES / "demo" / "acme-discovery.ogg"
+DEMO_SCRIPT = RESOURCES / "demo" / "acme-discovery.script.json"
+
+
+def data_home(explicit: str | os.PathLike[str] | None = None) -> Path:
+    """The data folder, created with mode 0700 if it does not exist yet."""
+    if explicit:
+        home = Path(explicit).expanduser()
+    elif os.environ.get(ENV_HOME):
+        home = Path(os.environ[ENV_HOME]).expanduser()
+    else:
+        home = Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+    home = home.resolve()
+    if home.exists() and not home.is_dir():
+        raise NotADirectoryError(f"{home}: the data folder is a file, not a folder")
+    home.mkdir(parents=True, exist_ok=True, mode=0o700)
+    try:
+        os.chmod(home, 0o700)
+    except PermissionError:
+        pass  # a shared folder the coach does not own: still usable, just not tightened
+    return home
+
+
+def store_path(home: Path) -> Path:
+    return home / STORE_FILENAME
+
+
+def cache_dir(home: Path, name: str) -> Path:
+    """A cache folder next to the store (waveform peaks, clips)."""
+    folder = home / "cache" / name
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return folder
+
+
+def backups_dir(home: Path) -> Path:
+    folder = home / "backups"
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return folder
