@@ -1,0 +1,118 @@
+from datetime import date
+
+import pytest
+
+from desktop.core.enums import BehaviorChange, PracticeKind, Severity
+from desktop.core.specificity import Finding, ItemDraft, check_behavior, check_item, passes
+from tests.core.specificity_cases import CASES, NAMED_SPECIFIC, NAMED_VAGUE, agreement
+
+
+def test_table_is_large_and_balanced():
+    assert len(CASES) >= 40
+    assert sum(label for _, label in CASES) >= 15
+    assert sum(not label for _, label in CASES) >= 15
+
+
+def test_agreement_with_hand_labels(capsys):
+    share, disagreements = agreement(CASES)
+    with capsys.disabled():
+        print(f"\nspecificity check agreement: {share:.3f} on {len(CASES)} labelled behaviors "
+              f"({len(disagreements)} disagreements)")
+    assert share >= 0.9, disagreements
+
+
+@pytest.mark.parametrize("text", NAMED_VAGUE)
+def test_named_vague_examples_are_flagged_with_reason_and_suggestion(text):
+    findings = check_behavior(text)
+    assert not passes(findings)
+    errors = [f for f in findings if f.severity == Severity.ERROR]
+    assert all(f.component == "behavior" and f.message and f.suggestion for f in errors)
+
+
+@pytest.mark.parametrize("text", NAMED_SPECIFIC)
+def test_method_examples_pass_clean(text):
+    assert check_behavior(text) == []
+
+
+def test_two_behaviors_are_flagged_as_more_than_one():
+    findings = check_behavior("Ask the rep for the next step and also confirm the close date.")
+    assert any("more than one behavior" in f.message for f in findings)
+    # A question quoted inside one behavior is not a second behavior.
+    assert check_behavior("Ask: \"what will you review, and who else needs to be involved?\"") == []
+
+
+def test_empty_behavior_is_an_error():
+    assert check_behavior("   ")[0].message == "No behavior written yet."
+
+
+def _good_item(**changes) -> ItemDraft:
+    item = ItemDraft(
+        moments=[(39876, "Just send me some information and I will take a look.")],
+        consequence="The rep doesn't know what the customer will review or who else is involved.",
+        behavior_change=BehaviorChange.START,
+        behavior_text="When the customer asks for information, ask what they will review and who "
+                      "else needs to be involved",
+        practice_kind=PracticeKind.ROLE_PLAY,
+        practice_task="Role-play the 'send me some information' moment three times, asking who "
+                      "else needs to be involved.",
+        owner_does="Morgan Manager", owner_reviews="Dana Coach",
+        next_evidence="Next two discovery recordings", next_evidence_due=date(2026, 12, 14))
+    for key, value in changes.items():
+        setattr(item, key, value)
+    return item
+
+
+def test_complete_item_has_no_findings():
+    assert check_item(_good_item()) == []
+
+
+def _components(findings: list[Finding], severity=Severity.ERROR) -> set[str]:
+    return {f.component for f in findings if f.severity == severity}
+
+
+def test_evidence_needs_time_and_quote_or_dated_note():
+    assert _components(check_item(_good_item(moments=[]))) == {"evidence"}
+    assert _components(check_item(_good_item(moments=[(1000, "  ")]))) == {"evidence"}
+    assert _components(check_item(_good_item(moments=[(None, "a quote")]))) == {"evidence"}
+    undated = _good_item(moments=[], notes=[("Next step: finance review", None)])
+    assert "no date" in check_item(undated)[0].message
+    dated = _good_item(moments=[], notes=[("Next step: finance review", date(2026, 12, 2))])
+    assert check_item(dated) == []
+
+
+def test_practice_needs_situation_and_tie_to_behavior():
+    assert _components(check_item(_good_item(practice_kind=None))) == {"practice"}
+    assert _components(check_item(_good_item(practice_task=""))) == {"practice"}
+    untied = check_item(_good_item(practice_task="Do three role-plays on objection handling."))
+    assert [f.message for f in untied if f.severity == Severity.ERROR] == [
+        "The practice task isn't tied to the behavior."]
+    refers = _good_item(practice_task="Role-play this moment with me on Thursday.")
+    assert check_item(refers) == []
+
+
+def test_practice_situation_mismatch_is_a_warning():
+    item = _good_item(practice_kind=PracticeKind.ROLE_PLAY,
+                      practice_task="In the live pipeline review, ask who else needs to be involved.")
+    findings = check_item(item)
+    assert passes(findings)
+    assert _components(findings, Severity.WARNING) == {"practice"}
+
+
+def test_next_evidence_needs_place_and_date():
+    assert _components(check_item(_good_item(next_evidence_due=None))) == {"next_evidence"}
+    nowhere = check_item(_good_item(next_evidence="Soon, hopefully"))
+    assert [f.message for f in nowhere] == ["The next evidence point doesn't say where to look."]
+    assert _components(check_item(_good_item(next_evidence=""))) == {"next_evidence"}
+
+
+def test_consequence_owner_and_change_are_advice_only():
+    item = _good_item(consequence="", owner_does="", behavior_change=None)
+    findings = check_item(item)
+    assert passes(findings)
+    assert _components(findings, Severity.WARNING) == {"consequence", "owner", "behavior"}
+
+
+def test_finding_to_dict_uses_plain_strings():
+    finding = check_behavior("sell more")[0]
+    assert finding.to_dict()["severity"] == "error"
+    assert set(finding.to_dict()) == {"component", "severity", "message", "suggestion"}
