@@ -1,0 +1,142 @@
+"""What importing an export would do to the opportunities already stored.
+
+`plan_import` is pure: it compares a parsed export with snapshots of the
+stored opportunities and says which rows create, update (with the changed
+fields) or leave things unchanged. The preview and `--json` summary come from
+the plan; the store applies it only after the coach (or `--dry-run` absent)
+says so.
+
+Only columns present in the export are compared: an export without a Next Step
+column says nothing about next steps, so it must not clear them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from desktop.core.enums import Crm
+from desktop.exchange.crm_csv import OpportunityRow, ParsedExport
+
+#: Fields an import may change, in the order a preview lists them.
+COMPARED_FIELDS = ("name", "account", "stage", "next_step", "next_step_date", "close_date",
+                   "owner")
+NEXT_STEP_FIELDS = ("next_step", "next_step_date")
+
+
+@dataclass(frozen=True)
+class OpportunitySnapshot:
+    """An opportunity as the store holds it now (plain data, no session)."""
+
+    external_id: str
+    name: str | None = None
+    account: str | None = None
+    stage: str | None = None
+    next_step: str | None = None
+    next_step_date: date | None = None
+    close_date: date | None = None
+    owner: str | None = None
+    last_modified: datetime | None = None
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    field: str
+    old: object
+    new: object
+
+
+@dataclass(frozen=True)
+class PlannedUpdate:
+    row: OpportunityRow
+    changes: tuple[FieldChange, ...]
+
+    @property
+    def next_step_changed(self) -> bool:
+        """True when the store must add a next-step history entry."""
+        return any(c.field in NEXT_STEP_FIELDS for c in self.changes)
+
+
+@dataclass
+class ImportPlan:
+    crm: Crm
+    source: str
+    created: list[OpportunityRow] = field(default_factory=list)
+    updated: list[PlannedUpdate] = field(default_factory=list)
+    unchanged: list[OpportunityRow] = field(default_factory=list)
+    #: rows older than what is stored (by Last Modified Date): left as they are
+    older: list[OpportunityRow] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def summary(self) -> dict[str, object]:
+        """The `callmark crm import --json` object. Older rows count as unchanged:
+        nothing is written for them."""
+        return {"crm": str(self.crm), "created": len(self.created),
+                "updated": len(self.updated),
+                "unchanged": len(self.unchanged) + len(self.older),
+                "errors": len(self.errors)}
+
+    @property
+    def writes_anything(self) -> bool:
+        return bool(self.created or self.updated)
+
+
+def _same(old: object, new: object) -> bool:
+    # An empty cell and a missing value are the same thing to a coach.
+    return (old or None) == (new or None)
+
+
+def _comparable(a: datetime, b: datetime) -> bool:
+    return (a.tzinfo is None) == (b.tzinfo is None)
+
+
+def plan_import(parsed: ParsedExport,
+                existing: dict[str, OpportunitySnapshot]) -> ImportPlan:
+    """Compare an export with the stored opportunities of the same CRM, keyed by id."""
+    plan = ImportPlan(parsed.crm, parsed.source, warnings=list(parsed.warnings))
+    compared = [f for f in COMPARED_FIELDS if f in parsed.columns]
+    for row in parsed.rows:
+        old = existing.get(row.external_id)
+        if old is None:
+            plan.created.append(row)
+            continue
+        if (row.last_modified and old.last_modified
+                and _comparable(row.last_modified, old.last_modified)
+                and row.last_modified < old.last_modified):
+            plan.older.append(row)
+            continue
+        changes = tuple(FieldChange(f, getattr(old, f), getattr(row, f))
+                        for f in compared if not _same(getattr(old, f), getattr(row, f)))
+        if changes:
+            plan.updated.append(PlannedUpdate(row, changes))
+        else:
+            plan.unchanged.append(row)
+    if plan.older:
+        plan.warnings.append(
+            f"{len(plan.older)} opportunities in this export are older than the stored ones "
+            f"(by Last Modified Date) and are left as they are, e.g. {plan.older[0].external_id}")
+    return plan
+
+
+def _show(value: object) -> str:
+    if value is None or value == "":
+        return "(empty)"
+    if isinstance(value, (date, datetime)):
+        return value.isoformat()
+    return repr(str(value))
+
+
+def preview_lines(plan: ImportPlan) -> list[str]:
+    """One line per opportunity that would change, for the preview before writing."""
+    lines = []
+    for row in plan.created:
+        step = f", next step {_show(row.next_step)}" if row.next_step else ""
+        when = f" by {row.next_step_date.isoformat()}" if row.next_step_date else ""
+        lines.append(f"create {row.external_id} {_show(row.name)}"
+                     f" (stage {_show(row.stage)}{step}{when})")
+    for upd in plan.updated:
+        diffs = "; ".join(f"{c.field.replace('_', ' ')} {_show(c.old)} -> {_show(c.new)}"
+                          for c in upd.changes)
+        lines.append(f"update {upd.row.external_id} {_show(upd.row.name)}: {diffs}")
+    return lines
