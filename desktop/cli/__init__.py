@@ -1,0 +1,96 @@
+"""The `callmark` command: the GUI by default, sub-commands over the same services.
+
+Each module in this package that defines `register(subparsers, common)` adds its
+sub-commands; a handler gets `(args, ctx)` and returns an exit status. Problems
+the user can fix are raised as exceptions and printed as one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+from desktop import __version__
+from desktop.cli.context import Context, user_error_types
+
+
+def _common() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    # SUPPRESS: a --home given before the sub-command is not overwritten by this default.
+    common.add_argument("--home", metavar="DIR", default=argparse.SUPPRESS,
+                        help="data folder (default: CALLMARK_HOME or the platform's data folder)")
+    return common
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = _common()
+    parser = argparse.ArgumentParser(
+        prog="callmark",
+        description="Replay sales calls beside their transcript, mark the moment, coach one behavior.",
+        parents=[common],
+    )
+    parser.add_argument("--version", action="version", version=f"callmark {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in _command_modules():
+        module.register(sub, common)
+    return parser
+
+
+def _command_modules():
+    import desktop.cli as package
+
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        if info.name.startswith("_") or info.name == "context":
+            continue
+        module = importlib.import_module(f"desktop.cli.{info.name}")
+        if hasattr(module, "register"):
+            yield module
+
+
+def _wants_gui(argv: Sequence[str], commands: set[str]) -> bool:
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+            continue
+        if arg == "--home":
+            skip = True
+            continue
+        if arg.startswith("-"):
+            continue
+        return arg not in commands
+    return True
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    commands = set(parser._subparsers._group_actions[0].choices)  # noqa: SLF001 - argparse has no public way
+    if _wants_gui(argv, commands) and not any(a in ("-h", "--help", "--version") for a in argv):
+        from desktop.cli.gui import run_gui_from_argv
+
+        return run_gui_from_argv(argv)
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return 0
+    ctx = Context(getattr(args, "home", None))
+    try:
+        return int(args.handler(args, ctx) or 0)
+    except user_error_types() as exc:
+        print(f"callmark: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("callmark: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        ctx.close()
+
+
+def print_json(value) -> None:
+    json.dump(value, sys.stdout, indent=2, ensure_ascii=False, default=str)
+    sys.stdout.write("\n")

@@ -1,0 +1,53 @@
+"""`callmark calls add|list`."""
+
+from __future__ import annotations
+
+from desktop.cli import print_json
+from desktop.core.enums import CallSource
+from desktop.services import calls
+
+
+def register(sub, common) -> None:
+    parser = sub.add_parser("calls", parents=[common], help="the library of calls")
+    inner = parser.add_subparsers(dest="calls_command", metavar="ACTION", required=True)
+
+    add = inner.add_parser("add", parents=[common], help="add a recording (the file stays where it is)")
+    add.add_argument("file")
+    add.add_argument("--title")
+    add.add_argument("--rep", metavar="NAME")
+    add.add_argument("--manager", metavar="NAME")
+    add.add_argument("--recorded-at", metavar="ISO")
+    add.add_argument("--source", choices=[s.value for s in CallSource])
+    add.add_argument("--json", action="store_true")
+    add.set_defaults(handler=_add)
+
+    lst = inner.add_parser("list", parents=[common], help="list the calls")
+    lst.add_argument("--json", action="store_true")
+    lst.set_defaults(handler=_list)
+
+
+def _add(args, ctx) -> int:
+    calls.parse_recorded_at(args.recorded_at)
+    inspected = calls.inspect_media(args.file)  # before the store is opened: a bad file writes nothing
+    call, _created = calls.add_call(
+        ctx.store, args.file, inspected=inspected, title=args.title, rep=args.rep, manager=args.manager,
+        recorded_at=args.recorded_at, source=args.source,
+    )
+    if args.json:
+        print_json(call.to_json())
+    else:
+        print(call.id)
+    return 0
+
+
+def _list(args, ctx) -> int:
+    rows = calls.list_calls(ctx.store)
+    if args.json:
+        print_json([r.to_json() for r in rows])
+        return 0
+    from desktop.core.timefmt import format_ms
+
+    for r in rows:
+        print(f"{r.id:>5}  {format_ms(r.duration_ms):>10}  {r.transcript_status:<8} "
+              f"{r.moment_count:>3} moments  {r.title}")
+    return 0

@@ -1,0 +1,52 @@
+"""What a sub-command works with: the data folder and the store, opened on first use."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from db.store import Store, StoreError, open_store
+from desktop import paths
+from desktop.errors import CallmarkError
+
+
+class Context:
+    def __init__(self, home: str | None):
+        self._home_arg = home
+        self._home: Path | None = None
+        self._store: Store | None = None
+
+    @property
+    def home(self) -> Path:
+        if self._home is None:
+            self._home = paths.data_home(self._home_arg)
+        return self._home
+
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            self._store = open_store(paths.store_path(self.home), paths.backups_dir(self.home))
+        return self._store
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+
+
+def user_error_types() -> tuple[type[BaseException], ...]:
+    """Exceptions that carry a message for the user (file and problem); no traceback for these."""
+    types: list[type[BaseException]] = [CallmarkError, StoreError, OSError, sqlite3.DatabaseError]
+    for module, name in (
+        ("desktop.media.probe", "MediaError"),
+        ("desktop.exchange.record_io", "RecordError"),
+        ("desktop.exchange.safe_write", "ExportError"),
+        ("desktop.exchange.crm_csv", "CrmImportError"),
+        ("desktop.transcription.subtitles", "TranscriptFileError"),
+        ("desktop.transcription.models", "ModelNotFoundError"),
+    ):
+        try:
+            mod = __import__(module, fromlist=[name])
+            types.append(getattr(mod, name))
+        except (ImportError, AttributeError):
+            continue
+    return tuple(types)

@@ -1,0 +1,195 @@
+"""Calls in the library: add a recording (probe, hash, reference), list, find."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from db.models import Call, Moment, Transcript
+from db.store import Store
+from desktop.core.enums import CallSource, Role
+from desktop.errors import CallmarkError, NotFound
+from desktop.services.people import person
+
+
+@dataclass(frozen=True)
+class CallRow:
+    """A call as the library shows it."""
+
+    id: int
+    title: str
+    rep: str | None
+    manager: str | None
+    recorded_at: str | None
+    duration_ms: int
+    has_video: bool
+    channels: int | None
+    media_sha256: str
+    media_path: str | None
+    source: str | None
+    transcript_status: str  # "none", "whisper", "import", "edited"
+    moment_count: int
+    opportunity_id: int | None = None
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def parse_recorded_at(text: str | None) -> datetime | None:
+    """ISO 8601 date or instant; stored as naive UTC."""
+    if not text:
+        return None
+    try:
+        value = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise CallmarkError(f"--recorded-at {text!r}: not an ISO 8601 date or time (e.g. 2026-11-20T15:00)") from exc
+    if value.tzinfo is not None:
+        value = value.astimezone(timezone.utc).replace(tzinfo=None)
+    return value
+
+
+@dataclass(frozen=True)
+class InspectedMedia:
+    path: Path
+    info: object  # desktop.media.probe.MediaInfo
+    sha256: str
+
+
+def inspect_media(path: str | Path) -> InspectedMedia:
+    """Probe and hash a recording without touching the store (bad files fail here, before any write)."""
+    from desktop.media.hashing import sha256_file
+    from desktop.media.probe import probe
+
+    media = Path(path).expanduser()
+    info = probe(media)  # raises MediaError naming the file and the problem
+    return InspectedMedia(media, info, sha256_file(media))
+
+
+def add_call(
+    store: Store,
+    path: str | Path,
+    *,
+    inspected: InspectedMedia | None = None,
+    title: str | None = None,
+    rep: str | None = None,
+    manager: str | None = None,
+    recorded_at: str | datetime | None = None,
+    source: str | CallSource | None = None,
+) -> tuple[CallRow, bool]:
+    """Add a recording to the library. Returns (call, created); the same file twice is the same call.
+
+    The media stays where it is: the store keeps its path and SHA-256.
+    """
+    inspected = inspected or inspect_media(path)
+    media, info, digest = inspected.path, inspected.info, inspected.sha256
+    when = parse_recorded_at(recorded_at) if isinstance(recorded_at, str) or recorded_at is None else recorded_at
+    kind = CallSource(source) if source else None
+    with store.write() as session:
+        existing = session.scalar(select(Call).where(Call.media_sha256 == digest))
+        if existing is not None:
+            if not existing.media_path or not Path(existing.media_path).exists():
+                existing.media_path = str(media.resolve())  # relink a call known by hash only
+                existing.media_filename = media.name
+            call_id, created = existing.id, False
+        else:
+            call = Call(
+                title=(title or _title_from(media)).strip(),
+                media_path=str(media.resolve()),
+                media_filename=media.name,
+                media_sha256=digest,
+                duration_ms=info.duration_ms,
+                has_video=info.has_video,
+                channels=info.channels,
+                recorded_at=when,
+                source=kind,
+                rep=person(session, rep, Role.REP),
+                manager=person(session, manager, Role.MANAGER),
+            )
+            session.add(call)
+            session.flush()
+            call_id, created = call.id, True
+    return get_call(store, call_id), created
+
+
+def _title_from(media: Path) -> str:
+    return media.stem.replace("_", " ").replace("-", " ").strip().title() or media.name
+
+
+def _transcript_status(session: Session, call_id: int) -> str:
+    origin = session.scalar(
+        select(Transcript.origin).where(Transcript.call_id == call_id, Transcript.is_current.is_(True))
+        .order_by(Transcript.id.desc()).limit(1)
+    )
+    return origin.value if origin is not None else "none"
+
+
+def _row(session: Session, call: Call, moment_count: int, status: str) -> CallRow:
+    return CallRow(
+        id=call.id,
+        title=call.title,
+        rep=call.rep.name if call.rep else None,
+        manager=call.manager.name if call.manager else None,
+        recorded_at=call.recorded_at.isoformat() if call.recorded_at else None,
+        duration_ms=call.duration_ms,
+        has_video=call.has_video,
+        channels=call.channels,
+        media_sha256=call.media_sha256,
+        media_path=call.media_path,
+        source=call.source.value if call.source else None,
+        transcript_status=status,
+        moment_count=moment_count,
+        opportunity_id=call.opportunity_id,
+    )
+
+
+def get_call(store: Store, call_id: int) -> CallRow:
+    with store.read() as session:
+        call = session.get(Call, call_id)
+        if call is None:
+            raise NotFound(f"call {call_id}: no such call in this library")
+        count = session.scalar(
+            select(func.count()).select_from(Moment).where(Moment.call_id == call_id, Moment.imported.is_(False))
+        )
+        return _row(session, call, count or 0, _transcript_status(session, call_id))
+
+
+def list_calls(store: Store) -> list[CallRow]:
+    with store.read() as session:
+        counts = dict(
+            session.execute(
+                select(Moment.call_id, func.count()).where(Moment.imported.is_(False)).group_by(Moment.call_id)
+            ).all()
+        )
+        statuses = dict(
+            session.execute(
+                select(Transcript.call_id, Transcript.origin).where(Transcript.is_current.is_(True))
+            ).all()
+        )
+        calls = session.scalars(select(Call).order_by(Call.recorded_at.desc(), Call.id.desc())).all()
+        return [
+            _row(session, c, counts.get(c.id, 0), statuses[c.id].value if c.id in statuses else "none")
+            for c in calls
+        ]
+
+
+def resolve_call(store: Store, ref: str | int) -> CallRow:
+    """A call by id, or by exact title, or by the media file's path."""
+    text = str(ref).strip()
+    if text.isdigit():
+        return get_call(store, int(text))
+    with store.read() as session:
+        by_title = session.scalars(select(Call.id).where(Call.title == text)).all()
+        if len(by_title) == 1:
+            return get_call(store, by_title[0])
+        if len(by_title) > 1:
+            raise CallmarkError(f"call {text!r}: {len(by_title)} calls have this title; use the call id")
+        candidate = Path(text).expanduser()
+        if candidate.exists():
+            found = session.scalar(select(Call.id).where(Call.media_path == str(candidate.resolve())))
+            if found is not None:
+                return get_call(store, found)
+    raise NotFound(f"call {text!r}: no such call in this library (use the id from `callmark calls list`)")

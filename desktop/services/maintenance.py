@@ -1,0 +1,63 @@
+"""Store health: integrity, foreign keys, schema version, search index; online backups."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from sqlalchemy import text
+
+from db.store import Store, head_revision, online_backup
+
+
+@dataclass
+class CheckReport:
+    path: str
+    schema: str | None
+    head: str
+    integrity: list[str]
+    foreign_key_problems: list[str]
+    search_index: str
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def to_json(self) -> dict:
+        return {
+            "path": self.path, "ok": self.ok, "schema": self.schema, "head": self.head,
+            "integrity": self.integrity, "foreign_key_problems": self.foreign_key_problems,
+            "search_index": self.search_index, "problems": self.problems,
+        }
+
+
+def check(store: Store) -> CheckReport:
+    with store.engine.connect() as conn:
+        integrity = [r[0] for r in conn.exec_driver_sql("PRAGMA integrity_check").all()]
+        fk = [f"{r[0]} row {r[1]} -> {r[2]}" for r in conn.exec_driver_sql("PRAGMA foreign_key_check").all()]
+        schema = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+        search = "ok"
+        for table in ("segment_fts", "moment_fts"):
+            try:
+                conn.exec_driver_sql(f"INSERT INTO {table}({table}) VALUES ('integrity-check')")
+            except Exception as exc:  # noqa: BLE001 - the report names what went wrong
+                search = f"{table}: {exc.__class__.__name__}: {exc}"
+        conn.rollback()
+    report = CheckReport(str(store.path), schema, head_revision(), integrity, fk, search)
+    if integrity != ["ok"]:
+        report.problems.append("integrity check: " + "; ".join(integrity[:5]))
+    if fk:
+        report.problems.append(f"{len(fk)} broken references: " + "; ".join(fk[:5]))
+    if schema != report.head:
+        report.problems.append(f"schema {schema} is not the current schema {report.head}")
+    if search != "ok":
+        report.problems.append("search index out of step: " + search)
+    return report
+
+
+def backup(store: Store, target: Path | None, backups_folder: Path) -> Path:
+    if target is None:
+        target = backups_folder / f"callmark-{datetime.now().strftime('%Y%m%d-%H%M%S')}.sqlite3"
+    return online_backup(store.path, Path(target).expanduser())
