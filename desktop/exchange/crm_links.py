@@ -27,6 +27,7 @@ _MEETING_WORDS = {
     "qbr", "renewal", "pricing", "proposal", "negotiation", "zoom", "teams", "the",
     "and", "with", "of", "for", "a",
 }
+_INITIALS = re.compile(r"\b(\w)\.(?=\w\.?(?:\W|$))")
 _NAME_SPLIT = re.compile(r"\s+[-\u2013\u2014:|/]\s+")
 
 
@@ -43,6 +44,7 @@ def _words(text: str | None) -> str:
         return ""
     decomposed = unicodedata.normalize("NFKD", text)
     plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    plain = _INITIALS.sub(r"\1", plain)  # "S.A." -> "SA", so it reads as a suffix
     return " ".join(re.sub(r"[^\w]+", " ", plain.casefold()).replace("_", " ").split())
 
 
