@@ -1,0 +1,163 @@
+"""Moments: marked, edited, deleted and restored, each change written at once.
+
+A moment takes its quote and speaker from the transcript under it, whether it
+was marked in the GUI or added from the command line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from datetime import timezone
+
+from sqlalchemy import select
+
+from db.models import Call, Moment
+from db.store import Store
+from desktop.core.enums import MomentKind
+from desktop.errors import CallmarkError, NotFound
+from desktop.services import transcripts
+from desktop.services.people import local_coach_person
+
+DEFAULT_SPAN_MS = 5000
+
+
+@dataclass
+class MomentRow:
+    id: int
+    uid: str
+    call_id: int
+    start_ms: int
+    end_ms: int
+    kind: str
+    speaker: str | None
+    quote: str
+    note: str | None
+    item_id: int | None
+    coach: str | None
+    created_at: str
+
+    def to_record(self) -> dict:
+        """The record format's moment shape (what `moments list --json` prints)."""
+        return {"id": self.uid, "start_ms": self.start_ms, "end_ms": self.end_ms, "kind": self.kind,
+                "speaker": self.speaker, "quote": self.quote, "note": self.note}
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def _row(m: Moment) -> MomentRow:
+    return MomentRow(
+        m.id, m.uid, m.call_id, m.start_ms, m.end_ms, m.kind.value, m.speaker, m.quote, m.note, m.item_id,
+        m.coach.name if m.coach else None,
+        m.created_at.replace(tzinfo=timezone.utc).isoformat().replace("+00:00", "Z"),
+    )
+
+
+def _check_span(call: Call, start_ms: int, end_ms: int) -> None:
+    if start_ms < 0 or end_ms < start_ms:
+        raise CallmarkError(f"moment {start_ms}–{end_ms} ms: the end must not come before the start")
+    if call.duration_ms and start_ms > call.duration_ms:
+        raise CallmarkError(
+            f"moment at {start_ms} ms: past the end of call {call.id} ({call.duration_ms} ms)")
+
+
+def add_moment(
+    store: Store, call_id: int, start_ms: int, end_ms: int | None = None, *,
+    kind: MomentKind | str = MomentKind.OTHER, note: str | None = None, quote: str | None = None,
+    speaker: str | None = None,
+) -> MomentRow:
+    """Mark a moment. Without an end it spans DEFAULT_SPAN_MS (clipped to the recording)."""
+    start_ms = int(start_ms)
+    with store.read() as session:
+        call = session.get(Call, call_id)
+        if call is None:
+            raise NotFound(f"call {call_id}: no such call in this library")
+        duration = call.duration_ms
+    if end_ms is None:
+        end_ms = start_ms + DEFAULT_SPAN_MS
+        if duration:
+            end_ms = min(end_ms, duration)
+    end_ms = int(end_ms)
+    if quote is None or speaker is None:
+        current = transcripts.current_transcript(store, call_id)
+        found_quote, found_speaker = transcripts.text_under(current.segments if current else [], start_ms, end_ms)
+        quote = found_quote if quote is None else quote
+        speaker = found_speaker if speaker is None else speaker
+    with store.write() as session:
+        call = session.get(Call, call_id)
+        _check_span(call, start_ms, end_ms)
+        moment = Moment(call_id=call_id, start_ms=start_ms, end_ms=end_ms, kind=MomentKind(kind),
+                        speaker=speaker, quote=quote or "", note=note, coach=local_coach_person(session))
+        session.add(moment)
+        session.flush()
+        return _row(moment)
+
+
+def list_moments(store: Store, call_id: int, *, include_imported: bool = False,
+                 coach: str | None = None) -> list[MomentRow]:
+    with store.read() as session:
+        if session.get(Call, call_id) is None:
+            raise NotFound(f"call {call_id}: no such call in this library")
+        query = select(Moment).where(Moment.call_id == call_id)
+        if not include_imported:
+            query = query.where(Moment.imported.is_(False))
+        rows = [_row(m) for m in session.scalars(query.order_by(Moment.start_ms, Moment.id))]
+    if coach is not None:
+        rows = [r for r in rows if r.coach == coach]
+    return rows
+
+
+def get_moment(store: Store, moment_id: int) -> MomentRow:
+    with store.read() as session:
+        moment = session.get(Moment, moment_id)
+        if moment is None:
+            raise NotFound(f"moment {moment_id}: no such moment")
+        return _row(moment)
+
+
+EDITABLE = {"start_ms", "end_ms", "kind", "speaker", "quote", "note"}
+
+
+def update_moment(store: Store, moment_id: int, **changes) -> MomentRow:
+    unknown = set(changes) - EDITABLE
+    if unknown:
+        raise ValueError(f"not editable on a moment: {', '.join(sorted(unknown))}")
+    with store.write() as session:
+        moment = session.get(Moment, moment_id)
+        if moment is None:
+            raise NotFound(f"moment {moment_id}: no such moment")
+        start = int(changes.get("start_ms", moment.start_ms))
+        end = int(changes.get("end_ms", moment.end_ms))
+        _check_span(moment.call, start, end)
+        for key, value in changes.items():
+            setattr(moment, key, MomentKind(value) if key == "kind" else value)
+        session.flush()
+        return _row(moment)
+
+
+def requote(store: Store, moment_id: int) -> MomentRow:
+    """Refill quote and speaker from the transcript after the span moved."""
+    row = get_moment(store, moment_id)
+    current = transcripts.current_transcript(store, row.call_id)
+    quote, speaker = transcripts.text_under(current.segments if current else [], row.start_ms, row.end_ms)
+    return update_moment(store, moment_id, quote=quote, speaker=speaker)
+
+
+def delete_moment(store: Store, moment_id: int) -> dict:
+    """Delete and return everything needed to restore it exactly (for undo)."""
+    with store.write() as session:
+        moment = session.get(Moment, moment_id)
+        if moment is None:
+            raise NotFound(f"moment {moment_id}: no such moment")
+        saved = {c.key: getattr(moment, c.key) for c in Moment.__table__.columns}
+        session.delete(moment)
+        return saved
+
+
+def restore_moment(store: Store, saved: dict) -> MomentRow:
+    """Put back a deleted moment with its id, uid and links (undo of delete)."""
+    with store.write() as session:
+        moment = Moment(**saved)
+        session.add(moment)
+        session.flush()
+        return _row(moment)
