@@ -23,8 +23,9 @@ from desktop.core.enums import Crm
 from desktop.errors import CallmarkError
 from desktop.exchange.crm_dates import (DateFormatError, date_order_hint, parse_crm_date,
                                         parse_crm_timestamp)
-from desktop.exchange.crm_headers import (DATE_FIELDS, HeaderError, count_known_headers,
-                                          match_columns)
+from desktop.exchange.crm_headers import (DATE_FIELDS, EXCEL_MANGLED_ID, HeaderError,
+                                          count_known_headers, match_columns,
+                                          normalize_external_id)
 
 MAX_EXPORT_BYTES = 200 * 1024 * 1024
 _SNIFF_BYTES = 64 * 1024
@@ -166,14 +167,37 @@ def _parse(path: Path, source: str, encoding: str, crm, columns, day_first) -> P
         with path.open("r", encoding=encoding, newline="") as fh:
             sample = fh.read(_SNIFF_BYTES)
             _check_text(sample, source)
-            delimiter = _pick_delimiter(sample)
+            hint = sample.lstrip("\ufeff")
+            # Excel's "sep=;" first line names the delimiter and is not the header.
+            has_hint = hint[:4].lower() == "sep=" and hint[5:6] in ("\r", "\n", "")
+            delimiter = hint[4] if has_hint else _pick_delimiter(sample)
             fh.seek(0)
-            parsed = _read_rows(fh, source, crm, columns, delimiter, day_first)
+            if has_hint:
+                fh.readline()
+            parsed = _read_rows(fh, source, crm, columns, delimiter, day_first,
+                                1 if has_hint else 0)
     except UnicodeError:
         raise _WrongEncoding from None
     parsed.encoding = encoding
     parsed.delimiter = delimiter
     return parsed
+
+
+class _LineOffset:
+    """A csv reader whose line numbers count lines consumed before it started."""
+
+    def __init__(self, reader, offset: int):
+        self._reader, self._offset = reader, offset
+
+    @property
+    def line_num(self) -> int:
+        return self._reader.line_num + self._offset
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> list[str]:
+        return next(self._reader)
 
 
 def _next_record(reader, source: str) -> tuple[int, list[str]] | None:
@@ -193,8 +217,9 @@ def _next_record(reader, source: str) -> tuple[int, list[str]] | None:
         raise CrmImportError(f"{source}: line {start}: {why}") from None
 
 
-def _read_rows(fh, source: str, crm, columns, delimiter: str, day_first) -> ParsedExport:
-    reader = csv.reader(fh, delimiter=delimiter, strict=True)
+def _read_rows(fh, source: str, crm, columns, delimiter: str, day_first,
+               lines_skipped: int = 0) -> ParsedExport:
+    reader = _LineOffset(csv.reader(fh, delimiter=delimiter, strict=True), lines_skipped)
     first = _next_record(reader, source)
     while first is not None and not any(c.strip() for c in first[1]):
         first = _next_record(reader, source)  # blank lines before the header
@@ -239,11 +264,17 @@ def _read_rows(fh, source: str, crm, columns, delimiter: str, day_first) -> Pars
         if not ext_id:
             raise CrmImportError(f"{source}: line {line}: the id column "
                                  f"{match.columns['external_id']!r} is empty")
+        if EXCEL_MANGLED_ID.match(ext_id):
+            raise CrmImportError(f"{source}: line {line}: the id {ext_id} was rounded by a "
+                                 "spreadsheet; export again and import the file unopened")
+        ext_id = normalize_external_id(match.crm, ext_id)
         if ext_id in first_line_of:
             raise CrmImportError(f"{source}: opportunity id {ext_id} appears twice, on line "
                                  f"{first_line_of[ext_id]} and line {line}")
         first_line_of[ext_id] = line
-        raw.append((line, {f: cells[i].strip() for f, i in wanted}))
+        values = {f: cells[i].strip() for f, i in wanted}
+        values["external_id"] = ext_id
+        raw.append((line, values))
     day_first = _decide_day_first(raw, match, source, day_first, warnings)
     rows = [_to_row(line, values, match.columns, source, day_first) for line, values in raw]
     if not rows:

@@ -9,6 +9,7 @@ byte-order mark never matter.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -57,6 +58,29 @@ HEADERS_BY_CRM: dict[Crm, dict[str, tuple[str, ...]]] = {
 # Columns that hold ids rather than names: fine to store, useless for
 # suggesting links from a call title, so the import says so.
 ID_VALUED_HEADERS = {"accountid", "account id", "ownerid", "owner id", "hubspot_owner_id"}
+
+
+_SF_ID15 = re.compile(r"^[A-Za-z0-9]{15}$")
+_SF_SUFFIX = "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345"
+# Excel shows long numeric ids as 1.23457E+11 and saves them that way: the id is lost.
+EXCEL_MANGLED_ID = re.compile(r"^\d(?:[.,]\d+)?E\+\d+$", re.IGNORECASE)
+
+
+def normalize_external_id(crm: Crm | str, text: str) -> str:
+    """The id as Callmark stores it.
+
+    Salesforce reports export 15-character, case-sensitive ids and Data
+    Loader 18-character ones for the same record; both become the 18-character
+    form so re-importing with the other tool updates rather than duplicates.
+    """
+    text = text.strip()
+    if Crm(crm) is Crm.SALESFORCE and _SF_ID15.match(text):
+        suffix = ""
+        for start in (0, 5, 10):
+            bits = sum(1 << i for i, ch in enumerate(text[start:start + 5]) if "A" <= ch <= "Z")
+            suffix += _SF_SUFFIX[bits]
+        return text + suffix
+    return text
 
 
 def normalize_header(text: str) -> str:

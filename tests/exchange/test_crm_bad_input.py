@@ -128,3 +128,13 @@ def test_missing_and_empty_files(tmp_path):
 def test_the_cli_can_catch_it_as_a_callmark_error(tmp_path):
     with pytest.raises(CallmarkError):
         parse_export(tmp_path / "gone.csv")
+
+
+def test_ids_rounded_by_a_spreadsheet(tmp_path):
+    path = write(tmp_path, "rounded.csv", "Record ID,Deal Name\n1.23457E+11,Acme\n")
+    assert "line 2: the id 1.23457E+11 was rounded by a spreadsheet" in refuse(path)
+
+
+def test_the_same_salesforce_id_in_15_and_18_characters_is_a_duplicate(tmp_path):
+    path = write(tmp_path, "both.csv", "Id,Name\n0065g00000XyZ1A,Acme\n0065g00000XyZ1AAAV,Acme\n")
+    assert refuse(path).endswith("id 0065g00000XyZ1AAAV appears twice, on line 2 and line 3")

@@ -29,7 +29,7 @@ SALESFORCE_REPORT = (
 DATA_LOADER = (
     '"ID","NAME","ACCOUNT.NAME","ACCOUNTID","STAGENAME","NEXTSTEP","CLOSEDATE","OWNERID",'
     '"LASTMODIFIEDDATE"\n'
-    '"0065g00000XyZ1A","Acme - Platform","Acme Corp","0015g00000AbCdE","Negotiation",'
+    '"0065g00000XyZ1AAAV","Acme - Platform","Acme Corp","0015g00000AbCdEAAV","Negotiation",'
     '"Legal redlines","2026-12-14","0055g00000Own1","2026-11-25T16:30:00.000Z"\n'
 )
 
@@ -54,7 +54,8 @@ def test_salesforce_report_utf8_bom_with_footer(tmp_path):
     parsed = parse_export(path)
     assert parsed.crm is Crm.SALESFORCE
     assert parsed.encoding == "utf-8-sig"
-    assert [r.external_id for r in parsed.rows] == ["0065g00000XyZ1A", "0065g00000XyZ2B"]
+    # Reports give 15-character ids; Callmark keeps Salesforce's 18-character form.
+    assert [r.external_id for r in parsed.rows] == ["0065g00000XyZ1AAAV", "0065g00000XyZ2BAAV"]
     acme, globex = parsed.rows
     assert (acme.name, acme.account, acme.stage, acme.next_step, acme.owner) == (
         "Acme - Platform", "Acme Corp", "Discovery", "Finance review", "Riley Rep")
@@ -80,7 +81,7 @@ def test_data_loader_api_names_utf8(tmp_path):
     assert row.stage == "Negotiation" and row.next_step == "Legal redlines"
     assert row.close_date == date(2026, 12, 14)
     assert row.last_modified == datetime(2026, 11, 25, 16, 30, tzinfo=timezone.utc)
-    assert row.owner == "0055g00000Own1"
+    assert row.external_id == "0065g00000XyZ1AAAV" and row.owner == "0055g00000Own1"
     assert any("owner column 'OWNERID' holds ids" in w for w in parsed.warnings)
 
 
@@ -197,3 +198,17 @@ def test_bad_date_names_line_and_column(tmp_path):
     with pytest.raises(CrmImportError, match=r"d\.csv: line 3: column 'CloseDate': "
                                              r"'next week' is not a date"):
         parse_export(path)
+
+
+def test_report_and_data_loader_ids_name_the_same_opportunity(tmp_path):
+    report = parse_export(write(tmp_path, "report.csv", SALESFORCE_REPORT))
+    loader = parse_export(write(tmp_path, "extract.csv", DATA_LOADER))
+    assert report.rows[0].external_id == loader.rows[0].external_id
+
+
+def test_excel_sep_hint_line(tmp_path):
+    text = "sep=;\r\nOpportunity ID;Stage\r\n006A;Discovery\r\n006B;Proposal;\r\n"
+    parsed = parse_export(write(tmp_path, "hint.csv", text))
+    assert parsed.delimiter == ";"
+    assert [(r.external_id, r.stage, r.line) for r in parsed.rows] == [
+        ("006A", "Discovery", 3), ("006B", "Proposal", 4)]
