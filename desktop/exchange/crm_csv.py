@@ -276,7 +276,8 @@ def _read_rows(fh, source: str, crm, columns, delimiter: str, day_first,
         values["external_id"] = ext_id
         raw.append((line, values))
     day_first = _decide_day_first(raw, match, source, day_first, warnings)
-    rows = [_to_row(line, values, match.columns, source, day_first) for line, values in raw]
+    names = match.columns
+    rows = [_to_row(line, values, names, source, day_first) for line, values in raw]
     if not rows:
         warnings.append("the export has a header but no opportunities")
     return ParsedExport(match.crm, rows, warnings, source, match.columns, day_first=day_first)

@@ -16,6 +16,7 @@ Salesforce and HubSpot exports use unless the user changed it.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from datetime import date, datetime, timedelta, timezone
 
 _TIME = r"(?:[T ,]+(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?\s*([AaPp]\.?[Mm]\.?)?\s*(Z|[+-]\d{2}:?\d{2})?)?"
@@ -27,6 +28,7 @@ class DateFormatError(ValueError):
     """A cell that is not a date in any format an export uses."""
 
 
+@lru_cache(maxsize=4096)  # exports repeat the same few hundred dates
 def date_order_hint(text: str) -> bool | None:
     """True if `text` can only be day/month, False if only month/day, else None."""
     m = _PART_FIRST.match(text.strip())
@@ -63,6 +65,7 @@ def _time_parts(groups: tuple) -> tuple[int, int, int, timezone | None]:
     return h, mi, s, zone
 
 
+@lru_cache(maxsize=4096)
 def parse_crm_timestamp(text: str, *, day_first: bool = False) -> datetime:
     """Parse a date or date-time cell; a date alone gives midnight.
 

@@ -62,6 +62,8 @@ ID_VALUED_HEADERS = {"accountid", "account id", "ownerid", "owner id", "hubspot_
 
 _SF_ID15 = re.compile(r"^[A-Za-z0-9]{15}$")
 _SF_SUFFIX = "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345"
+_UPPER_AS_BITS = str.maketrans({chr(c): ("1" if chr(c).isupper() else "0")
+                                for c in range(128) if chr(c).isalnum()})
 # Excel shows long numeric ids as 1.23457E+11 and saves them that way: the id is lost.
 EXCEL_MANGLED_ID = re.compile(r"^\d(?:[.,]\d+)?E\+\d+$", re.IGNORECASE)
 
@@ -75,11 +77,9 @@ def normalize_external_id(crm: Crm | str, text: str) -> str:
     """
     text = text.strip()
     if Crm(crm) is Crm.SALESFORCE and _SF_ID15.match(text):
-        suffix = ""
-        for start in (0, 5, 10):
-            bits = sum(1 << i for i, ch in enumerate(text[start:start + 5]) if "A" <= ch <= "Z")
-            suffix += _SF_SUFFIX[bits]
-        return text + suffix
+        # Each 5-character chunk's upper-case letters, as bits (first char = lowest bit).
+        mask = text.translate(_UPPER_AS_BITS)
+        return text + "".join(_SF_SUFFIX[int(mask[i:i + 5][::-1], 2)] for i in (0, 5, 10))
     return text
 
 

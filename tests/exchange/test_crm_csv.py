@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
@@ -169,7 +169,7 @@ def test_ambiguous_dates_default_to_month_day_and_can_be_day_first(tmp_path):
     ("2026-12-14 10:00", False, datetime(2026, 12, 14, 10, 0)),
     ("2026-12-14 10:00:00", False, datetime(2026, 12, 14, 10, 0)),
     ("2026-12-14T10:00:00.000+0100", False,
-     datetime(2026, 12, 14, 10, 0, tzinfo=timezone(__import__("datetime").timedelta(hours=1)))),
+     datetime(2026, 12, 14, 10, 0, tzinfo=timezone(timedelta(hours=1)))),
     ("2026/12/14", True, datetime(2026, 12, 14)),
     ("12/14/2026", False, datetime(2026, 12, 14)),
     ("14/12/2026", True, datetime(2026, 12, 14)),
@@ -212,3 +212,9 @@ def test_excel_sep_hint_line(tmp_path):
     assert parsed.delimiter == ";"
     assert [(r.external_id, r.stage, r.line) for r in parsed.rows] == [
         ("006A", "Discovery", 3), ("006B", "Proposal", 4)]
+
+
+def test_hubspot_company_name_column_not_the_ids_one():
+    headers = ["Record ID", "Associated Company IDs", "Associated Company Name"]
+    match = match_columns(headers)
+    assert match.indexes["account"] == 2
