@@ -145,19 +145,22 @@ def parse_export(path: str | Path, *, crm: Crm | str | None = None,
                              "export fewer rows or columns")
     if size == 0:
         raise CrmImportError(f"{source}: the file is empty")
-    with path.open("rb") as fh:
-        head = fh.read(_SNIFF_BYTES)
-    encoding = _sniff_encoding(head, source)
     try:
-        return _parse(path, source, encoding, crm, columns, day_first)
-    except _WrongEncoding:
-        if encoding != "utf-8":
-            raise CrmImportError(f"{source}: the text is not valid {encoding}") from None
-    try:
-        parsed = _parse(path, source, "cp1252", crm, columns, day_first)
-    except _WrongEncoding:
-        raise CrmImportError(f"{source}: the text is neither UTF-8, UTF-16 nor "
-                             "Windows-1252; save the export as CSV UTF-8") from None
+        with path.open("rb") as fh:
+            head = fh.read(_SNIFF_BYTES)
+        encoding = _sniff_encoding(head, source)
+        try:
+            return _parse(path, source, encoding, crm, columns, day_first)
+        except _WrongEncoding:
+            if encoding != "utf-8":
+                raise CrmImportError(f"{source}: the text is not valid {encoding}") from None
+        try:
+            parsed = _parse(path, source, "cp1252", crm, columns, day_first)
+        except _WrongEncoding:
+            raise CrmImportError(f"{source}: the text is neither UTF-8, UTF-16 nor "
+                                 "Windows-1252; save the export as CSV UTF-8") from None
+    except OSError as exc:
+        raise CrmImportError(f"{source}: cannot read the file ({exc.strerror or exc})") from None
     parsed.warnings.insert(0, "the file is not UTF-8; read it as Windows-1252 (cp1252)")
     return parsed
 
@@ -244,6 +247,9 @@ def _read_rows(fh, source: str, crm, columns, delimiter: str, day_first,
         if not filled:
             blank_before = True
             continue
+        if "\x00" in "".join(cells):  # past the sniffed start: a binary tail
+            raise CrmImportError(f"{source}: line {line}: binary data (a NUL byte), "
+                                 "not CSV text")
         if footer_from is not None:
             if len(filled) > 1:
                 raise CrmImportError(f"{source}: line {line}: a data row after the report "
