@@ -176,3 +176,30 @@ def test_redacted_quote_shows_placeholders():
 def test_clock():
     assert clock(39876) == "0:39"
     assert clock(3723500) == "1:02:03"
+
+
+def _in_chromium(path: Path) -> dict:
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "tests.exchange.browser_check", str(path)],
+                          capture_output=True, text=True, timeout=120, cwd=Path(__file__).parents[2])
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.slow
+def test_hostile_packet_runs_nothing_in_a_real_browser(tmp_path: Path, clip: bytes):
+    # The check can see a script run: an unescaped page raises its alerts.
+    unsafe = tmp_path / "unsafe.html"
+    unsafe.write_text("<html><body><script>alert(1)</script><img src=x onerror=alert(2)></body></html>")
+    control = _in_chromium(unsafe)
+    assert sorted(control["alerts"]) == ["1", "2"]
+    packet = tmp_path / "packet.html"
+    write_packet(packet, _packet(clip, " ".join(HOSTILE)))
+    seen = _in_chromium(packet)
+    assert seen["alerts"] == []
+    assert seen["scripts"] == 0 and seen["handlers"] == 0
+    assert seen["audio"] == 1
+    assert all(url.startswith(("data:", "file:")) for url in seen["requests"]), seen["requests"]
