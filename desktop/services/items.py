@@ -1,0 +1,557 @@
+"""Coaching items: from moments to one behavior, one practice and the next evidence point.
+
+Every field is saved on its own (`update_item(item, field=value)`), so the
+editor can write as the coach types. Rules the method sets and this module
+keeps:
+- a moment feeds one item; an item may cite several moments, from several calls;
+- an item holds exactly one behavior: a second one becomes a second item
+  (`split_behavior`, or `create_item` from another moment);
+- items belong to the manager being coached, the call's manager by default;
+  the coach is the local coach.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from db.models import Call, CoachingItem, ItemEvidence, Moment, Person
+from db.store import Store
+from desktop.core.behaviors import library
+from desktop.core.enums import (
+    QUALIFICATION_GAPS, BehaviorChange, ItemStatus, PracticeKind, Role,
+)
+from desktop.core.review_rule import ContinueAfter, ReviewRuleError
+from desktop.core.specificity import ACTION_VERBS, Finding, ItemDraft, check_item
+from desktop.core.timefmt import format_ms
+from desktop.errors import CallmarkError, NotFound
+from desktop.services.people import local_coach_person, person
+
+__all__ = [
+    "CitedMoment", "EvidenceRow", "ItemRow", "TEXT_FIELDS", "create_item", "update_item", "get_item",
+    "resolve_item", "list_items", "item_for_moment", "add_moments", "remove_moment", "add_evidence",
+    "remove_evidence", "delete_item", "split_behavior", "split_text", "known_behaviors",
+    "behavior_library", "draft", "findings", "parse_due",
+]
+
+# Fields saved as plain text, one at a time, as the coach types.
+TEXT_FIELDS = ("consequence", "behavior_text", "practice_task", "owner_does", "owner_reviews",
+               "cadence", "indicator", "next_evidence", "review_rule_text")
+OTHER_FIELDS = ("behavior_change", "practice_kind", "next_evidence_due", "continue_after",
+                "qualification_gap", "status", "manager", "practice_done")
+EVIDENCE_KINDS = ("crm", "note")
+
+
+@dataclass(frozen=True)
+class CitedMoment:
+    """A moment an item cites, with enough to show it and return to it."""
+    id: int
+    uid: str
+    call_id: int
+    call_title: str
+    start_ms: int
+    end_ms: int
+    speaker: str | None
+    quote: str
+
+    @property
+    def label(self) -> str:
+        who = f"{self.speaker}: " if self.speaker else ""
+        return f"{format_ms(self.start_ms)}  {who}“{self.quote}”"
+
+
+@dataclass(frozen=True)
+class EvidenceRow:
+    """Evidence that is not a moment: a CRM field or a 1:1 note, with its date."""
+    id: int
+    kind: str
+    text: str
+    on_date: date | None
+    field: str | None = None
+
+
+@dataclass
+class ItemRow:
+    id: int
+    uid: str
+    manager: str | None
+    coach: str | None
+    moments: list[CitedMoment]
+    evidence: list[EvidenceRow]
+    consequence: str
+    behavior_change: str
+    behavior_text: str
+    practice_kind: str
+    practice_task: str
+    owner_does: str
+    owner_reviews: str
+    cadence: str
+    indicator: str
+    next_evidence: str
+    next_evidence_due: date | None
+    review_rule_text: str
+    continue_after: ContinueAfter | None
+    qualification_gap: str | None
+    status: str
+    practice_done: bool = False
+    created_at: str = ""
+    updated_at: str = ""
+    call_ids: list[int] = field(default_factory=list)
+
+    @property
+    def moment_ids(self) -> list[int]:
+        return [m.id for m in self.moments]
+
+    @property
+    def title(self) -> str:
+        """How lists name the item: its behavior, or where it came from while still empty."""
+        if self.behavior_text.strip():
+            return self.behavior_text.strip()
+        if self.moments:
+            return f"(no behavior yet) {self.moments[0].label}"
+        return "(no behavior yet)"
+
+    def to_json(self) -> dict:
+        """The portable record's item shape (record-format.md)."""
+        rule: dict = {"text": self.review_rule_text}
+        if self.continue_after is not None:
+            rule["continue_after"] = {"seen_in": self.continue_after.seen_in,
+                                      "of_reviewed": self.continue_after.of_reviewed,
+                                      "weeks_in_a_row": self.continue_after.weeks_in_a_row}
+        out = {
+            "id": self.uid,
+            "moment_ids": [m.uid for m in self.moments],
+            "consequence": self.consequence,
+            "behavior": {"change": self.behavior_change, "text": self.behavior_text},
+            "practice": {"kind": self.practice_kind, "task": self.practice_task},
+            "owner": {"does": self.owner_does, "reviews": self.owner_reviews},
+            "cadence": self.cadence,
+            "indicator": self.indicator,
+            "next_evidence": {"description": self.next_evidence,
+                              "due": self.next_evidence_due.isoformat() if self.next_evidence_due else None},
+            "review_rule": rule,
+        }
+        if self.qualification_gap:
+            out["qualification_gap"] = self.qualification_gap
+        out["status"] = self.status
+        return out
+
+
+# --- reading ---------------------------------------------------------------------------
+
+
+def _instant(value: datetime | None) -> str:
+    if value is None:
+        return ""
+    return value.replace(tzinfo=timezone.utc).isoformat().replace("+00:00", "Z")
+
+
+def _cited(m: Moment) -> CitedMoment:
+    return CitedMoment(m.id, m.uid, m.call_id, m.call.title if m.call else "", m.start_ms, m.end_ms,
+                       m.speaker, m.quote or "")
+
+
+def _row(item: CoachingItem) -> ItemRow:
+    rule = None
+    if None not in (item.continue_seen_in, item.continue_of_reviewed, item.continue_weeks_in_a_row):
+        rule = ContinueAfter(item.continue_seen_in, item.continue_of_reviewed, item.continue_weeks_in_a_row)
+    moments = [_cited(m) for m in item.moments]
+    return ItemRow(
+        id=item.id, uid=item.uid,
+        manager=item.manager.name if item.manager else None,
+        coach=item.coach.name if item.coach else None,
+        moments=moments,
+        evidence=[EvidenceRow(e.id, e.kind, e.text, e.on_date, e.field) for e in item.evidence],
+        consequence=item.consequence or "",
+        behavior_change=item.behavior_change.value,
+        behavior_text=item.behavior_text or "",
+        practice_kind=item.practice_kind.value,
+        practice_task=item.practice_task or "",
+        owner_does=item.owner_does or "", owner_reviews=item.owner_reviews or "",
+        cadence=item.cadence or "", indicator=item.indicator or "",
+        next_evidence=item.next_evidence or "", next_evidence_due=item.next_evidence_due,
+        review_rule_text=item.review_rule_text or "", continue_after=rule,
+        qualification_gap=item.qualification_gap, status=item.status.value,
+        practice_done=bool(item.practice_done),
+        created_at=_instant(item.created_at), updated_at=_instant(item.updated_at),
+        call_ids=sorted({m.call_id for m in moments}),
+    )
+
+
+def _item(session: Session, item_id: int) -> CoachingItem:
+    item = session.get(CoachingItem, item_id)
+    if item is None:
+        raise NotFound(f"item {item_id}: no such coaching item")
+    return item
+
+
+def get_item(store: Store, item_id: int) -> ItemRow:
+    with store.read() as session:
+        return _row(_item(session, item_id))
+
+
+_UID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+
+
+def looks_like_item_ref(ref: str) -> bool:
+    text = str(ref).strip()
+    return text.isdigit() or bool(_UID.match(text))
+
+
+def resolve_item(store: Store, ref: str | int) -> ItemRow:
+    """An item by its number or its UUID (the id it travels under in a record)."""
+    text = str(ref).strip()
+    if text.isdigit():
+        return get_item(store, int(text))
+    with store.read() as session:
+        item = session.scalar(select(CoachingItem).where(CoachingItem.uid == text.lower()))
+        if item is None:
+            raise NotFound(f"item {text}: no such coaching item")
+        return _row(item)
+
+
+def list_items(store: Store, manager: str | None = None, *, status: str | None = None,
+               call_id: int | None = None, include_imported: bool = False) -> list[ItemRow]:
+    """Items, newest first; for one manager (by name), status or call when asked."""
+    with store.read() as session:
+        query = select(CoachingItem)
+        if manager is not None:
+            ids = session.scalars(select(Person.id).where(Person.name == manager.strip())).all()
+            if not ids:
+                raise NotFound(f"manager {manager!r}: nobody of that name in this library")
+            query = query.where(CoachingItem.manager_id.in_(ids))
+        if status is not None:
+            query = query.where(CoachingItem.status == ItemStatus(status))
+        if not include_imported:
+            query = query.where(CoachingItem.imported.is_(False))
+        if call_id is not None:
+            query = query.where(CoachingItem.id.in_(
+                select(Moment.item_id).where(Moment.call_id == call_id, Moment.item_id.is_not(None))))
+        items = session.scalars(query.order_by(CoachingItem.created_at.desc(), CoachingItem.id.desc()))
+        return [_row(i) for i in items]
+
+
+def item_for_moment(store: Store, moment_id: int) -> ItemRow | None:
+    """The item a moment feeds, if any."""
+    with store.read() as session:
+        moment = session.get(Moment, moment_id)
+        if moment is None:
+            raise NotFound(f"moment {moment_id}: no such moment")
+        return _row(moment.item) if moment.item is not None else None
+
+
+def known_behaviors(store: Store) -> list[str]:
+    """Behaviors already written in this library, most recently changed first."""
+    with store.read() as session:
+        texts = session.scalars(
+            select(CoachingItem.behavior_text).where(CoachingItem.behavior_text != "")
+            .order_by(CoachingItem.updated_at.desc(), CoachingItem.id.desc())).all()
+    return [t for t in texts if t.strip()]
+
+
+def behavior_library(store: Store) -> list[str]:
+    """The seed's wordings, then those already written here (each once): what the editor offers."""
+    return library(known_behaviors(store))
+
+
+# --- creating and citing ---------------------------------------------------------------
+
+
+def _free_moment(session: Session, moment_id: int, *, allow_item: int | None = None) -> Moment:
+    moment = session.get(Moment, moment_id)
+    if moment is None:
+        raise NotFound(f"moment {moment_id}: no such moment")
+    if moment.item_id is not None and moment.item_id != allow_item:
+        other = moment.item
+        about = f" (“{_short(other.behavior_text)}”)" if other and other.behavior_text.strip() else ""
+        raise CallmarkError(
+            f"moment {moment.id} at {format_ms(moment.start_ms)} already feeds item {moment.item_id}{about}; "
+            "a moment feeds one item. Open that item, or remove the moment from it first.")
+    return moment
+
+
+def _short(text: str, width: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def create_item(store: Store, moment_ids: list[int] | tuple[int, ...] = (), *, manager: str | None = None,
+                **fields) -> ItemRow:
+    """A new item citing these moments; fields as in `update_item`.
+
+    The manager defaults to the first moment's call manager; the coach is the
+    local coach. Owner defaults: the manager does the practice, the coach reviews it.
+    """
+    moment_ids = list(dict.fromkeys(int(m) for m in moment_ids))
+    _check_fields(fields)
+    with store.write() as session:
+        moments = [_free_moment(session, m) for m in moment_ids]
+        if manager is not None:
+            owner = person(session, manager, Role.MANAGER)
+        else:
+            owner = next((m.call.manager for m in moments if m.call and m.call.manager), None)
+        if not moments and owner is None:
+            raise CallmarkError("a new item needs a moment to start from, or the manager it is for")
+        coach = local_coach_person(session)
+        item = CoachingItem(coach=coach, manager=owner, owner_does=owner.name if owner else "",
+                            owner_reviews=coach.name)
+        session.add(item)
+        session.flush()
+        for moment in moments:
+            moment.item_id = item.id
+        for key, value in fields.items():
+            _set(session, item, key, value)
+        session.flush()
+        session.refresh(item)
+        return _row(item)
+
+
+def add_moments(store: Store, item_id: int, moment_ids: list[int]) -> ItemRow:
+    """Cite more moments (from any call); each must not feed another item already."""
+    with store.write() as session:
+        item = _item(session, item_id)
+        for moment_id in moment_ids:
+            _free_moment(session, int(moment_id), allow_item=item.id).item_id = item.id
+        session.flush()
+        session.refresh(item)
+        return _row(item)
+
+
+def remove_moment(store: Store, item_id: int, moment_id: int) -> ItemRow:
+    with store.write() as session:
+        item = _item(session, item_id)
+        moment = session.get(Moment, moment_id)
+        if moment is None or moment.item_id != item.id:
+            raise NotFound(f"moment {moment_id}: not cited by item {item_id}")
+        moment.item_id = None
+        session.flush()
+        session.refresh(item)
+        return _row(item)
+
+
+def add_evidence(store: Store, item_id: int, kind: str, text: str, on_date: date | str | None,
+                 *, field: str | None = None) -> ItemRow:
+    """Cite a CRM field ("crm") or a 1:1 note ("note"), with the date it was true or written."""
+    if kind not in EVIDENCE_KINDS:
+        raise CallmarkError(f"evidence kind {kind!r}: use 'crm' (a CRM field) or 'note' (a 1:1 note)")
+    if not (text or "").strip():
+        raise CallmarkError("evidence: write what the CRM field or the 1:1 note says")
+    with store.write() as session:
+        item = _item(session, item_id)
+        item.evidence.append(ItemEvidence(kind=kind, text=text.strip(), on_date=parse_due(on_date),
+                                          field=field))
+        session.flush()
+        return _row(item)
+
+
+def remove_evidence(store: Store, item_id: int, evidence_id: int) -> ItemRow:
+    with store.write() as session:
+        item = _item(session, item_id)
+        found = next((e for e in item.evidence if e.id == evidence_id), None)
+        if found is None:
+            raise NotFound(f"evidence {evidence_id}: not cited by item {item_id}")
+        item.evidence.remove(found)
+        session.flush()
+        return _row(item)
+
+
+def delete_item(store: Store, item_id: int) -> None:
+    """Delete an item; its moments are free to feed another one."""
+    with store.write() as session:
+        item = _item(session, item_id)
+        for moment in item.moments:
+            moment.item_id = None
+        session.delete(item)
+
+
+# --- editing, one field at a time -------------------------------------------------------
+
+
+def parse_due(value: date | str | None) -> date | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    try:
+        return date.fromisoformat(str(value).strip())
+    except ValueError as exc:
+        raise CallmarkError(f"date {value!r}: not an ISO date (e.g. 2026-12-14)") from exc
+
+
+def _continue_after(value) -> ContinueAfter | None:
+    if value is None or value == {}:
+        return None
+    try:
+        if isinstance(value, ContinueAfter):
+            return ContinueAfter(value.seen_in, value.of_reviewed, value.weeks_in_a_row)
+        if isinstance(value, dict):
+            return ContinueAfter(int(value["seen_in"]), int(value["of_reviewed"]), int(value["weeks_in_a_row"]))
+        seen, of, weeks = value
+        return ContinueAfter(int(seen), int(of), int(weeks))
+    except ReviewRuleError as exc:
+        raise CallmarkError(str(exc)) from exc
+    except (KeyError, TypeError, ValueError) as exc:
+        raise CallmarkError(
+            f"review rule {value!r}: give seen_in, of_reviewed and weeks_in_a_row as whole numbers") from exc
+
+
+def _enum(enum_cls, value, what: str):
+    try:
+        return enum_cls(value)
+    except ValueError as exc:
+        choices = ", ".join(m.value for m in enum_cls)
+        raise CallmarkError(f"{what} {value!r}: use one of {choices}") from exc
+
+
+def _check_fields(fields: dict) -> None:
+    unknown = set(fields) - set(TEXT_FIELDS) - set(OTHER_FIELDS)
+    if unknown:
+        raise CallmarkError(f"not a field of a coaching item: {', '.join(sorted(unknown))}")
+
+
+def _set(session: Session, item: CoachingItem, key: str, value) -> None:
+    if key in TEXT_FIELDS:
+        setattr(item, key, "" if value is None else str(value))
+    elif key == "behavior_change":
+        item.behavior_change = _enum(BehaviorChange, value, "behavior change")
+    elif key == "practice_kind":
+        item.practice_kind = _enum(PracticeKind, value, "practice")
+    elif key == "status":
+        item.status = _enum(ItemStatus, value, "status")
+    elif key == "next_evidence_due":
+        item.next_evidence_due = parse_due(value)
+    elif key == "qualification_gap":
+        gap = (value or "").strip().lower() or None
+        if gap is not None and gap not in QUALIFICATION_GAPS:
+            raise CallmarkError(f"qualification gap {value!r}: use meddicc:<criterion> or spiced:<criterion>, "
+                                f"e.g. {QUALIFICATION_GAPS[1]} ({', '.join(QUALIFICATION_GAPS)})")
+        item.qualification_gap = gap
+    elif key == "continue_after":
+        rule = _continue_after(value)
+        item.continue_seen_in = rule.seen_in if rule else None
+        item.continue_of_reviewed = rule.of_reviewed if rule else None
+        item.continue_weeks_in_a_row = rule.weeks_in_a_row if rule else None
+    elif key == "manager":
+        item.manager = person(session, value, Role.MANAGER)
+    elif key == "practice_done":
+        item.practice_done = bool(value)
+
+
+def update_item(store: Store, item_id: int, **fields) -> ItemRow:
+    """Save one field (or a few) of an item; everything else stays as it is.
+
+    Text fields: consequence, behavior_text, practice_task, owner_does,
+    owner_reviews, cadence, indicator, next_evidence, review_rule_text.
+    Others: behavior_change (start/stop/adjust), practice_kind, next_evidence_due
+    (date or ISO text, None to clear), continue_after ((N, M, K), a dict or
+    None), qualification_gap (meddicc:/spiced: criterion, "" to clear), status
+    (open/done/dropped), manager (a name), practice_done.
+    """
+    _check_fields(fields)
+    with store.write() as session:
+        item = _item(session, item_id)
+        for key, value in fields.items():
+            _set(session, item, key, value)
+        session.flush()
+        return _row(item)
+
+
+# --- one behavior ----------------------------------------------------------------------
+
+
+_JOINS = re.compile(r"\s*(?:;|\band also\b|\bas well as\b|,?\s*\band then\b|,\s*then\b|,?\s*\band\b|,)\s*")
+
+
+def split_text(text: str) -> tuple[str, str] | None:
+    """Where a text holding two behaviors splits: ("ask ... ", "confirm ..."), or None.
+
+    Splits at the last join ("and also", "; ", ", and", "then") followed by an
+    action verb; quoted words are left alone.
+    """
+    stripped = (text or "").strip()
+    quoted = [(m.start(), m.end()) for m in re.finditer(r"\"[^\"]*\"|“[^”]*”", stripped)]
+    best = None
+    for m in _JOINS.finditer(stripped):
+        if m.start() == 0 or any(a <= m.start() < b for a, b in quoted):
+            continue
+        rest = stripped[m.end():]
+        verb = re.match(r"[A-Za-z]+", rest)
+        if verb and (verb.group(0).lower() in ACTION_VERBS or m.group(0).strip() in (";", "and also")):
+            best = m
+    if best is None:
+        return None
+    first = stripped[: best.start()].rstrip(" ,;")
+    second = stripped[best.end():].strip()
+    if not first or not second:
+        return None
+    if not first.endswith((".", "?", "!")):
+        first += "."
+    return first, second[0].upper() + second[1:]
+
+
+def split_behavior(store: Store, item_id: int, second_behavior: str | None = None,
+                   *, moment_ids: list[int] | tuple[int, ...] = ()) -> tuple[ItemRow, ItemRow]:
+    """Keep one behavior on this item and start a second item for the other.
+
+    Without `second_behavior`, the item's own text is split where a second action
+    joins the first (see `split_text`). The new item is for the same manager and
+    cites `moment_ids` (moved from this item if they were cited here).
+    Returns (this item, the new item).
+    """
+    current = get_item(store, item_id)
+    if second_behavior is None:
+        parts = split_text(current.behavior_text)
+        if parts is None:
+            raise CallmarkError(f"item {item_id}: its behavior holds one action; nothing to split off")
+        first, second_behavior = parts
+        update_item(store, item_id, behavior_text=first)
+    with store.write() as session:
+        item = _item(session, item_id)
+        coach = local_coach_person(session)
+        new = CoachingItem(coach=coach, manager=item.manager, behavior_text=second_behavior.strip(),
+                           owner_does=item.owner_does, owner_reviews=item.owner_reviews,
+                           cadence=item.cadence)
+        session.add(new)
+        session.flush()
+        for moment_id in moment_ids:
+            _free_moment(session, int(moment_id), allow_item=item.id).item_id = new.id
+        session.flush()
+        new_id = new.id
+    return get_item(store, item_id), get_item(store, new_id)
+
+
+# --- the specificity check --------------------------------------------------------------
+
+
+def draft(item: ItemRow) -> ItemDraft:
+    """The item as the Qt-free check reads it."""
+    return ItemDraft(
+        moments=[(m.start_ms, m.quote) for m in item.moments],
+        notes=[(e.text, e.on_date) for e in item.evidence],
+        consequence=item.consequence,
+        behavior_change=BehaviorChange(item.behavior_change) if item.behavior_change else None,
+        behavior_text=item.behavior_text,
+        practice_kind=PracticeKind(item.practice_kind) if item.practice_kind else None,
+        practice_task=item.practice_task,
+        owner_does=item.owner_does, owner_reviews=item.owner_reviews,
+        next_evidence=item.next_evidence, next_evidence_due=item.next_evidence_due,
+        created_on=date.fromisoformat(item.created_at[:10]) if item.created_at else None,
+    )
+
+
+def findings(item: ItemRow) -> list[Finding]:
+    return check_item(draft(item))
+
+
+def call_manager(store: Store, call_id: int) -> str | None:
+    with store.read() as session:
+        call = session.get(Call, call_id)
+        if call is None:
+            raise NotFound(f"call {call_id}: no such call in this library")
+        return call.manager.name if call.manager else None
