@@ -49,6 +49,13 @@ class PacketFinding:
     resolved: bool = False
     suggestion: str = ""
 
+    @classmethod
+    def from_finding(cls, finding: object, resolved: bool = False) -> PacketFinding:
+        """From a desktop.core.specificity.Finding (component, severity, message, suggestion)."""
+        return cls(component=getattr(finding, "component"), message=getattr(finding, "message"),
+                   severity=getattr(finding, "severity"), resolved=resolved,
+                   suggestion=getattr(finding, "suggestion", ""))
+
 
 @dataclass(frozen=True)
 class PacketItem:

@@ -203,3 +203,13 @@ def test_hostile_packet_runs_nothing_in_a_real_browser(tmp_path: Path, clip: byt
     assert seen["scripts"] == 0 and seen["handlers"] == 0
     assert seen["audio"] == 1
     assert all(url.startswith(("data:", "file:")) for url in seen["requests"]), seen["requests"]
+
+
+def test_findings_come_straight_from_the_specificity_check():
+    from desktop.core.specificity import check_behavior
+
+    findings = check_behavior("Improve pipeline discipline")
+    assert findings
+    packet_findings = [PacketFinding.from_finding(f, resolved=True) for f in findings]
+    assert packet_findings[0].message == findings[0].message
+    assert packet_findings[0].severity == findings[0].severity and packet_findings[0].resolved
