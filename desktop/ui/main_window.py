@@ -1,48 +1,215 @@
-"""The main window. (A plain library list for now; the replay workspace grows here.)"""
+"""The main window: the library on the left, the workspace for the open call on the right.
+
+``build_main_window(store, home)`` is the one place the parts are made and
+connected; the window itself lays out, restores its state, accepts dropped
+recordings and, when closed, writes any edit still in progress.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QLabel, QListWidget, QMainWindow, QSplitter
+from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtGui import QUndoStack
+from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox, QSplitter
 
-from desktop.services import calls
+from desktop.errors import CallmarkError
+from desktop.services import calls as call_service
+from desktop.ui.actions import ActionId, ActionRegistry, TypingShortcutFilter
+from desktop.ui.controllers.marking import MarkingController
+from desktop.ui.controllers.playback import PlaybackController
+from desktop.ui.controllers.waveform_loader import WaveformLoader
+from desktop.ui.controllers.workspace import WorkspaceController
+from desktop.ui.models.library_model import LibraryModel
+from desktop.ui.models.moments_model import MomentsModel
+from desktop.ui.models.transcript_model import TranscriptModel
+from desktop.ui.panels import WorkspaceContext, registered_panels
+from desktop.ui.settings import PlaybackPreferences, SettingsKey, qsettings
+from desktop.ui.style import style_sheet
+from desktop.ui.views.library_view import LibraryView
+from desktop.ui.views.workspace_view import WorkspaceView
+
+MEDIA_SUFFIXES = {".mp3", ".m4a", ".wav", ".ogg", ".opus", ".oga", ".mp4", ".m4v", ".webm", ".mkv", ".mov",
+                  ".flac", ".aac"}
 
 
 class MainWindow(QMainWindow):
     def __init__(self, store, home: Path):
         super().__init__()
         self.store = store
-        self.home = home
+        self.home = Path(home)
+        self.setObjectName("mainWindow")
         self.setWindowTitle("Callmark")
-        self.resize(1280, 800)
-        self.library = QListWidget()
-        self.detail = QLabel("Open a call from the library.")
-        split = QSplitter()
-        split.addWidget(self.library)
-        split.addWidget(self.detail)
-        self.setCentralWidget(split)
-        self.refresh()
+        self.setAcceptDrops(True)
+        self.resize(1360, 840)
 
-    def refresh(self) -> None:
-        self.library.clear()
-        for row in calls.list_calls(self.store):
-            self.library.addItem(f"{row.title}  ·  {row.rep or ''}")
+        self.registry = ActionRegistry(self)
+        for action in self.registry.actions():
+            self.addAction(action)  # window-wide keys even for actions not in a menu
+        self.typing_filter = TypingShortcutFilter(self.registry)
+        self.undo_stack = QUndoStack(self)
+        self.prefs = PlaybackPreferences.load()
+
+        self.library_model = LibraryModel(self)
+        self.transcript_model = TranscriptModel(self)
+        self.moments_model = MomentsModel(self)
+        self.library = LibraryView(self.library_model)
+        self.view = WorkspaceView(self.registry, self.moments_model)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("mainSplitter")
+        self.splitter.addWidget(self.library)
+        self.splitter.addWidget(self.view)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([330, 1030])
+        self.setCentralWidget(self.splitter)
+        self.status = QLabel()
+        self.statusBar().addWidget(self.status, 1)
+
+        self.playback = PlaybackController(self, auto_rewind_ms=self.prefs.auto_rewind_ms)
+        self.context = WorkspaceContext(store, self.home, parent=self)
+        self.marking = MarkingController(
+            store, self.moments_model, self.transcript_model,
+            lambda: self.playback.mark_ms(self.prefs.reaction_delay_ms), self.undo_stack, self)
+        self.waveforms = WaveformLoader(self.home, self)
+        self.workspace = WorkspaceController(
+            store, self.view, self.playback, self.marking, self.transcript_model, self.moments_model,
+            self.waveforms, self.context, self.prefs, self)
+        self.workspace.apply_preferences(self.prefs)
+        self._add_panels()
+        self._closing = False
+
+    # --- building ---------------------------------------------------------------------------
+
+    def _add_panels(self) -> None:
+        for spec in registered_panels():
+            try:
+                widget = spec.factory(self.context)
+            except Exception as exc:  # noqa: BLE001 - one broken panel must not stop the window
+                widget = QLabel(f"The {spec.name} panel could not start: {exc}")
+                widget.setWordWrap(True)
+            self.view.inspector.addTab(widget, spec.name)
+
+    def install(self) -> None:
+        """Things that need the window to exist: the key filter, the style, restored state."""
+        app = QApplication.instance()
+        app.installEventFilter(self.typing_filter)
+        sheet = style_sheet()
+        if sheet:
+            self.setStyleSheet(sheet)
+        self.restore_layout()
+        self.refresh_library()
+
+    # --- library --------------------------------------------------------------------------------
+
+    def refresh_library(self) -> None:
+        self.library_model.set_calls(call_service.list_calls(self.store))
+        if self.workspace.call is not None:
+            self.library.select_call(self.workspace.call.id)
 
     def open_call(self, call_id: int) -> None:
-        row = calls.get_call(self.store, call_id)
-        self.detail.setText(row.title)
+        try:
+            self.workspace.open_call(int(call_id))
+        except CallmarkError as exc:
+            self.show_message(str(exc))
+            return
 
-    def open_media_file(self, path: Path) -> None:
-        row, _ = calls.add_call(self.store, path)
-        self.refresh()
+    def open_media_file(self, path: str | Path) -> int | None:
+        """Add a recording to the library (the same file twice is the same call) and open it."""
+        try:
+            row, created = call_service.add_call(self.store, Path(path))
+        except Exception as exc:  # noqa: BLE001 - MediaError, OSError...: tell the coach in one line
+            self.show_message(str(exc), error=True)
+            return None
+        self.library_model.update_call(row)
         self.open_call(row.id)
+        self.show_message(f"Added {row.title} to the library." if created else f"Opened {row.title}.")
+        return row.id
 
     def restore_last_call(self) -> None:
-        rows = calls.list_calls(self.store)
-        if rows:
-            self.open_call(rows[0].id)
+        last = qsettings().value(SettingsKey.LAST_CALL.value)
+        ids = [self.library_model.call_at(r).id for r in range(self.library_model.rowCount())]
+        try:
+            wanted = int(last) if last is not None else None
+        except (TypeError, ValueError):
+            wanted = None
+        if wanted in ids:
+            self.open_call(wanted)
+        elif ids:
+            self.open_call(ids[0])
+
+    def on_call_opened(self, call) -> None:
+        self.setWindowTitle(f"{call.title} — Callmark")
+        self.library_model.update_call(call)
+        self.library.select_call(call.id)
+        qsettings().setValue(SettingsKey.LAST_CALL.value, call.id)
+
+    # --- messages ---------------------------------------------------------------------------------
+
+    def show_message(self, text: str, error: bool = False) -> None:
+        self.status.setText(text)
+        if error and self.isVisible() and QApplication.platformName() != "offscreen":
+            QMessageBox.warning(self, "Callmark", text)
+
+    # --- layout state ---------------------------------------------------------------------------
+
+    def restore_layout(self) -> None:
+        s = qsettings()
+        for key, restore in ((SettingsKey.GEOMETRY, self.restoreGeometry),
+                             (SettingsKey.WINDOW_STATE, self.restoreState),
+                             (SettingsKey.MAIN_SPLITTER, self.splitter.restoreState),
+                             (SettingsKey.WORK_SPLITTER, self.view.splitter.restoreState),
+                             (SettingsKey.SIDE_SPLITTER, self.view.side.restoreState)):
+            value = s.value(key.value)
+            if isinstance(value, QByteArray) and not value.isEmpty():
+                restore(value)
+        visible = s.value(SettingsKey.LIBRARY_VISIBLE.value, True)
+        shown = str(visible).lower() not in ("false", "0")
+        self.library.setVisible(shown)
+        self.registry[ActionId.TOGGLE_LIBRARY].setChecked(shown)
+
+    def save_layout(self) -> None:
+        s = qsettings()
+        s.setValue(SettingsKey.GEOMETRY.value, self.saveGeometry())
+        s.setValue(SettingsKey.WINDOW_STATE.value, self.saveState())
+        s.setValue(SettingsKey.MAIN_SPLITTER.value, self.splitter.saveState())
+        s.setValue(SettingsKey.WORK_SPLITTER.value, self.view.splitter.saveState())
+        s.setValue(SettingsKey.SIDE_SPLITTER.value, self.view.side.saveState())
+        s.setValue(SettingsKey.LIBRARY_VISIBLE.value, not self.library.isHidden())
+        s.sync()
+
+    # --- Qt events ---------------------------------------------------------------------------------
+
+    def closeEvent(self, event) -> None:  # noqa: N802
+        # Every change is already in the store except an edit being typed: write it now.
+        self.workspace.flush()
+        self.save_layout()
+        if not self._closing:
+            self._closing = True
+            QApplication.instance().removeEventFilter(self.typing_filter)
+            self.playback.release()
+            self.waveforms.wait(3000)
+        super().closeEvent(event)
+
+    def dragEnterEvent(self, event) -> None:  # noqa: N802
+        if any(Path(u.toLocalFile()).suffix.lower() in MEDIA_SUFFIXES for u in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:  # noqa: N802
+        files = [Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()]
+        files = [f for f in files if f.suffix.lower() in MEDIA_SUFFIXES]
+        event.acceptProposedAction()
+        # After the drop returns: probing and hashing take a moment, the drag source should not wait.
+        QTimer.singleShot(0, lambda: [self.open_media_file(f) for f in files])
 
 
 def build_main_window(store, home: Path) -> MainWindow:
-    return MainWindow(store, home)
+    from desktop.ui.controllers.commands import wire_commands
+
+    window = MainWindow(store, home)
+    wire_commands(window)
+    window.workspace.call_opened.connect(window.on_call_opened)
+    window.workspace.call_updated.connect(window.library_model.update_call)
+    window.workspace.message.connect(window.show_message)
+    window.library.call_chosen.connect(window.open_call)
+    window.install()
+    return window

@@ -1,0 +1,127 @@
+"""Connects every action of the registry to what it does, and puts them in the menus."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QFileDialog
+
+from desktop.core.enums import MomentKind
+from desktop.ui.actions import ActionId
+
+MEDIA_FILTER = "Recordings (*.mp3 *.m4a *.wav *.ogg *.opus *.flac *.aac *.mp4 *.m4v *.webm *.mkv *.mov);;All files (*)"
+
+KIND_ACTIONS = {
+    ActionId.KIND_QUESTION: MomentKind.QUESTION,
+    ActionId.KIND_ANSWER: MomentKind.ANSWER,
+    ActionId.KIND_MISSED: MomentKind.MISSED_INTERVENTION,
+    ActionId.KIND_NEXT_STEP: MomentKind.NEXT_STEP,
+    ActionId.KIND_OTHER: MomentKind.OTHER,
+}
+
+MENUS = (
+    ("&File", (ActionId.OPEN_FILE, None, ActionId.PREFERENCES, None, ActionId.QUIT)),
+    ("&Edit", (ActionId.UNDO, ActionId.REDO, None, ActionId.FIND, ActionId.FIND_NEXT, ActionId.FIND_PREVIOUS,
+               None, ActionId.FIND_CALL)),
+    ("&Playback", (ActionId.PLAY_PAUSE, ActionId.SKIP_BACK, ActionId.SKIP_FORWARD, None, ActionId.SLOWER,
+                   ActionId.FASTER, None, ActionId.GO_TO_TIME, ActionId.BACK_TO_START, ActionId.LOOP_MOMENT)),
+    ("&Moments", (ActionId.MARK, ActionId.END_MARK, None, *KIND_ACTIONS, None, ActionId.NOTE,
+                  ActionId.PREVIOUS_MOMENT, ActionId.NEXT_MOMENT, None, ActionId.DELETE_MOMENT)),
+    ("&View", (ActionId.TOGGLE_LIBRARY, ActionId.FOLLOW)),
+    ("&Help", (ActionId.CHEAT_SHEET, ActionId.SHORTCUTS)),
+)
+
+
+def wire_commands(window) -> None:
+    reg = window.registry
+    ws = window.workspace
+    pb = window.playback
+    marking = window.marking
+
+    def on(action_id: ActionId, slot) -> None:
+        reg[action_id].triggered.connect(lambda _checked=False: slot())
+
+    on(ActionId.PLAY_PAUSE, pb.toggle)
+    on(ActionId.SKIP_BACK, lambda: pb.skip(-window.prefs.skip_ms))
+    on(ActionId.SKIP_FORWARD, lambda: pb.skip(window.prefs.skip_ms))
+    on(ActionId.SLOWER, lambda: pb.change_rate(-0.1))
+    on(ActionId.FASTER, lambda: pb.change_rate(0.1))
+    on(ActionId.BACK_TO_START, lambda: ws.seek(0))
+    on(ActionId.GO_TO_TIME, lambda: go_to_time(window))
+    on(ActionId.LOOP_MOMENT, ws.toggle_loop)
+    on(ActionId.MARK, marking.mark)
+    on(ActionId.END_MARK, marking.end_mark)
+    for action_id, kind in KIND_ACTIONS.items():
+        on(action_id, lambda k=kind: marking.set_kind(k))
+    on(ActionId.NOTE, window.view.moments.focus_note)
+    on(ActionId.PREVIOUS_MOMENT, lambda: ws.step_moment(-1))
+    on(ActionId.NEXT_MOMENT, lambda: ws.step_moment(1))
+    on(ActionId.DELETE_MOMENT, marking.delete_selected)
+    on(ActionId.UNDO, window.undo_stack.undo)
+    on(ActionId.REDO, window.undo_stack.redo)
+    window.undo_stack.canUndoChanged.connect(reg[ActionId.UNDO].setEnabled)
+    window.undo_stack.canRedoChanged.connect(reg[ActionId.REDO].setEnabled)
+    window.undo_stack.undoTextChanged.connect(lambda t: reg[ActionId.UNDO].setText(f"Undo {t}".strip()))
+    window.undo_stack.redoTextChanged.connect(lambda t: reg[ActionId.REDO].setText(f"Redo {t}".strip()))
+    reg[ActionId.UNDO].setEnabled(False)
+    reg[ActionId.REDO].setEnabled(False)
+    on(ActionId.FIND, ws.open_find)
+    on(ActionId.FIND_NEXT, lambda: ws.find_step(1))
+    on(ActionId.FIND_PREVIOUS, lambda: ws.find_step(-1))
+    on(ActionId.FOLLOW, lambda: window.view.transcript.set_follow(True))
+    on(ActionId.OPEN_FILE, lambda: open_file(window))
+    reg[ActionId.TOGGLE_LIBRARY].setCheckable(True)
+    reg[ActionId.TOGGLE_LIBRARY].setChecked(True)
+    reg[ActionId.TOGGLE_LIBRARY].toggled.connect(window.library.setVisible)
+    on(ActionId.FIND_CALL, lambda: (reg[ActionId.TOGGLE_LIBRARY].setChecked(True), window.library.focus_filter()))
+    on(ActionId.PREFERENCES, lambda: edit_preferences(window))
+    on(ActionId.SHORTCUTS, lambda: edit_shortcuts(window))
+    on(ActionId.CHEAT_SHEET, lambda: show_cheat_sheet(window))
+    on(ActionId.QUIT, window.close)
+
+    bar = window.menuBar()
+    for title, items in MENUS:
+        menu = bar.addMenu(title)
+        for action_id in items:
+            if action_id is None:
+                menu.addSeparator()
+            else:
+                menu.addAction(reg[action_id])
+
+
+def go_to_time(window) -> None:
+    from desktop.ui.dialogs.goto_time import GoToTimeDialog
+
+    call = window.workspace.call
+    if call is None:
+        return
+    dialog = GoToTimeDialog(window.playback.position_ms(), call.duration_ms, window)
+    if dialog.exec() and dialog.ms is not None:
+        window.workspace.seek(dialog.ms)
+
+
+def open_file(window) -> None:
+    path, _ = QFileDialog.getOpenFileName(window, "Open a recording", "", MEDIA_FILTER)
+    if path:
+        window.open_media_file(path)
+
+
+def edit_preferences(window) -> None:
+    from desktop.ui.dialogs.preferences import PreferencesDialog
+
+    dialog = PreferencesDialog(window.prefs, window)
+    if dialog.exec():
+        prefs = dialog.preferences()
+        prefs.save()
+        window.prefs = prefs
+        window.workspace.apply_preferences(prefs)
+
+
+def edit_shortcuts(window) -> None:
+    from desktop.ui.dialogs.shortcuts import ShortcutsDialog
+
+    ShortcutsDialog(window.registry, window).exec()
+
+
+def show_cheat_sheet(window) -> None:
+    from desktop.ui.dialogs.cheat_sheet import CheatSheet
+
+    CheatSheet(window.registry, window).exec()

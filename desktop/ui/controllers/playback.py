@@ -1,0 +1,185 @@
+"""The player on the GUI thread: ticks it, and turns its callbacks into Qt signals.
+
+VLC reports on its own thread. The player only notes those reports and calls
+``on_event_pending`` there; we emit a signal that reaches ``tick`` through a
+queued connection, so every message (errors included) is handled here on the
+GUI thread, where widgets may be touched.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
+
+from desktop.playback.player import (
+    DEFAULT_OPTIONS,
+    TICK_INTERVAL_MS,
+    PlaybackError,
+    Player,
+    PlayerState,
+)
+
+VLC_ARGS_ENV = "CALLMARK_VLC_ARGS"
+
+
+def vlc_options() -> list[str]:
+    """The app's VLC options, plus any from CALLMARK_VLC_ARGS (tests: dummy outputs)."""
+    extra = shlex.split(os.environ.get(VLC_ARGS_ENV, ""))
+    return list(DEFAULT_OPTIONS) + extra
+
+
+class PlaybackController(QObject):
+    position_changed = Signal(int)  # ms, every tick while playing and after seeks
+    state_changed = Signal(str)  # a PlayerState value
+    rate_changed = Signal(float)
+    length_changed = Signal(int)
+    error = Signal(str)  # one line for the coach, naming the file
+    loop_changed = Signal(bool)
+    _vlc_event_pending = Signal()  # emitted on VLC's thread
+
+    def __init__(self, parent: QObject | None = None, *, auto_rewind_ms: int = 1000):
+        super().__init__(parent)
+        self.player = Player(vlc_options(), auto_rewind_ms=auto_rewind_ms)
+        self.player.on_error = self._on_player_error
+        self.player.on_state = lambda state: self.state_changed.emit(state.value)
+        self.player.on_length = self.length_changed.emit
+        self.player.on_end = lambda: self.position_changed.emit(self.player.position_ms())
+        self._vlc_event_pending.connect(self.tick, Qt.ConnectionType.QueuedConnection)
+        self.player.on_event_pending = self._vlc_event_pending.emit
+        self._timer = QTimer(self)
+        self._timer.setInterval(TICK_INTERVAL_MS)
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.timeout.connect(self.tick)
+        self.state_changed.connect(self._on_state)
+        self._last_position = -1
+
+    # --- reading ---------------------------------------------------------------------
+
+    @property
+    def is_playing(self) -> bool:
+        return self.player.is_playing
+
+    @property
+    def has_media(self) -> bool:
+        return self.player.path is not None
+
+    @property
+    def last_error(self) -> str | None:
+        return self.player.error
+
+    def position_ms(self) -> int:
+        return self.player.position_ms()
+
+    def mark_ms(self, reaction_delay_ms: int) -> int:
+        return self.player.mark_ms(reaction_delay_ms)
+
+    def rate(self) -> float:
+        return self.player.rate()
+
+    # --- commands (slots) -------------------------------------------------------------
+
+    def load(self, path: str | Path | None) -> bool:
+        """Open a call's media; False (and an ``error``) if it can't be opened."""
+        self.player.clear_loop()
+        self.loop_changed.emit(False)
+        if not path:
+            self._stop_quietly()
+            self.error.emit("This call's recording is not on this computer (known by its hash only).")
+            return False
+        try:
+            self.player.load(path)
+        except PlaybackError as exc:
+            self._stop_quietly()
+            self.error.emit(str(exc))
+            return False
+        self._emit_position(force=True)
+        return True
+
+    def _stop_quietly(self) -> None:
+        if self.player.path is not None:
+            self.player.stop()
+        self._timer.stop()
+
+    @Slot()
+    def toggle(self) -> None:
+        self._guarded(self.player.toggle)
+
+    @Slot()
+    def play(self) -> None:
+        self._guarded(self.player.play)
+
+    @Slot()
+    def pause(self) -> None:
+        self._guarded(self.player.pause)
+
+    def seek(self, ms: int) -> None:
+        self._guarded(lambda: self.player.seek(int(ms)))
+        self._emit_position(force=True)
+
+    def skip(self, delta_ms: int) -> None:
+        self._guarded(lambda: self.player.skip(int(delta_ms)))
+        self._emit_position(force=True)
+
+    def change_rate(self, delta: float) -> None:
+        self.set_rate(self.player.rate() + delta)
+
+    def set_rate(self, rate: float) -> None:
+        self.rate_changed.emit(self.player.set_rate(rate))
+
+    def set_auto_rewind(self, ms: int) -> None:
+        self.player.auto_rewind_ms = max(0, int(ms))
+
+    def toggle_loop(self, start_ms: int, end_ms: int) -> bool:
+        """Loop [start, end) or, if already looping it, stop looping. Returns looping or not."""
+        if self.player.loop == (start_ms, end_ms) or end_ms <= start_ms:
+            self.player.clear_loop()
+            self.loop_changed.emit(False)
+            return False
+        self.player.set_loop(start_ms, end_ms)
+        self.loop_changed.emit(True)
+        self._emit_position(force=True)
+        return True
+
+    def set_video_window(self, win_id: int) -> None:
+        try:
+            self.player.set_window(win_id)
+        except PlaybackError as exc:
+            self.error.emit(str(exc))
+
+    def release(self) -> None:
+        self._timer.stop()
+        self.player.on_event_pending = None
+        self.player.release()
+
+    # --- inside -------------------------------------------------------------------------
+
+    @Slot()
+    def tick(self) -> None:
+        self.player.tick()
+        self._emit_position()
+
+    def _emit_position(self, force: bool = False) -> None:
+        pos = self.player.position_ms()
+        if force or pos != self._last_position:
+            self._last_position = pos
+            self.position_changed.emit(pos)
+
+    def _guarded(self, command) -> None:
+        try:
+            command()
+        except PlaybackError as exc:
+            self.error.emit(str(exc))
+
+    def _on_player_error(self, message: str) -> None:
+        self.error.emit(message)
+
+    def _on_state(self, value: str) -> None:
+        # Tick fast only while playing; VLC's own events wake us otherwise.
+        if value == PlayerState.PLAYING.value:
+            self._timer.start()
+        else:
+            self._timer.stop()
+            self._emit_position(force=True)

@@ -1,0 +1,141 @@
+"""The open call's moments as a table; edits are requested, the marking controller writes them."""
+
+from __future__ import annotations
+
+import bisect
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+
+from desktop.core.enums import MomentKind
+from desktop.core.timefmt import format_ms
+from desktop.services.moments import MomentRow
+from desktop.ui.style import kind_colour
+
+COLUMNS = ("Time", "Kind", "Speaker", "Quote", "Note")
+TIME, KIND, SPEAKER, QUOTE, NOTE = range(5)
+MOMENT_ID_ROLE = Qt.ItemDataRole.UserRole + 1
+KIND_ROLE = Qt.ItemDataRole.UserRole + 2
+
+
+class MomentsModel(QAbstractTableModel):
+    edit_requested = Signal(int, str, object)  # moment id, field, new value
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._rows: list[MomentRow] = []
+
+    def set_moments(self, rows: list[MomentRow]) -> None:
+        self.beginResetModel()
+        self._rows = sorted(rows, key=lambda m: (m.start_ms, m.id))
+        self.endResetModel()
+
+    def moments(self) -> list[MomentRow]:
+        return self._rows
+
+    def moment_at(self, row: int) -> MomentRow:
+        return self._rows[row]
+
+    def row_of(self, moment_id: int) -> int | None:
+        for i, m in enumerate(self._rows):
+            if m.id == moment_id:
+                return i
+        return None
+
+    def get(self, moment_id: int) -> MomentRow | None:
+        row = self.row_of(moment_id)
+        return None if row is None else self._rows[row]
+
+    def put(self, moment: MomentRow) -> int:
+        """Insert or replace one moment, keeping time order; returns its row."""
+        old = self.row_of(moment.id)
+        if old is not None:
+            keys = [(m.start_ms, m.id) for i, m in enumerate(self._rows) if i != old]
+            if bisect.bisect_left(keys, (moment.start_ms, moment.id)) == old:
+                self._rows[old] = moment  # same place: an edit, keep the selection
+                self.dataChanged.emit(self.index(old, 0), self.index(old, len(COLUMNS) - 1))
+                return old
+            self.beginRemoveRows(QModelIndex(), old, old)
+            del self._rows[old]
+            self.endRemoveRows()
+        keys = [(m.start_ms, m.id) for m in self._rows]
+        row = bisect.bisect_left(keys, (moment.start_ms, moment.id))
+        self.beginInsertRows(QModelIndex(), row, row)
+        self._rows.insert(row, moment)
+        self.endInsertRows()
+        return row
+
+    def remove(self, moment_id: int) -> None:
+        row = self.row_of(moment_id)
+        if row is not None:
+            self.beginRemoveRows(QModelIndex(), row, row)
+            del self._rows[row]
+            self.endRemoveRows()
+
+    def before(self, ms: int) -> MomentRow | None:
+        earlier = [m for m in self._rows if m.start_ms < ms - 250]  # 250: a second press goes further back
+        return earlier[-1] if earlier else None
+
+    def after(self, ms: int) -> MomentRow | None:
+        later = [m for m in self._rows if m.start_ms > ms + 50]
+        return later[0] if later else None
+
+    # --- Qt --------------------------------------------------------------------------
+
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        return None
+
+    def flags(self, index):
+        base = super().flags(index)
+        if index.column() in (KIND, NOTE):
+            return base | Qt.ItemFlag.ItemIsEditable
+        return base
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        m = self._rows[index.row()]
+        col = index.column()
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+            if col == TIME:
+                return f"{format_ms(m.start_ms)} – {format_ms(m.end_ms)}"
+            if col == KIND:
+                return m.kind if role == Qt.ItemDataRole.EditRole else MomentKind(m.kind).label
+            if col == SPEAKER:
+                return m.speaker or ""
+            if col == QUOTE:
+                return m.quote
+            return m.note or ""
+        if role == MOMENT_ID_ROLE:
+            return m.id
+        if role == KIND_ROLE:
+            return m.kind
+        if role == Qt.ItemDataRole.DecorationRole and col == KIND:
+            return kind_colour(m.kind)
+        if role == Qt.ItemDataRole.ToolTipRole and col in (QUOTE, NOTE):
+            return m.quote if col == QUOTE else (m.note or "")
+        return None
+
+    def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:  # noqa: N802
+        if not index.isValid() or role != Qt.ItemDataRole.EditRole:
+            return False
+        m = self._rows[index.row()]
+        if index.column() == KIND:
+            if value == m.kind:
+                return False
+            self.edit_requested.emit(m.id, "kind", MomentKind(value).value)
+            return True
+        if index.column() == NOTE:
+            text = str(value or "").strip() or None
+            if text == m.note:
+                return False
+            self.edit_requested.emit(m.id, "note", text)
+            return True
+        return False

@@ -1,0 +1,123 @@
+"""The transcript as a list model: one row per line, plain SegmentRow data, no widget per line."""
+
+from __future__ import annotations
+
+import bisect
+
+from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt
+
+from desktop.services.transcripts import SegmentRow
+
+START_ROLE = Qt.ItemDataRole.UserRole + 1
+END_ROLE = Qt.ItemDataRole.UserRole + 2
+SPEAKER_ROLE = Qt.ItemDataRole.UserRole + 3
+CURRENT_ROLE = Qt.ItemDataRole.UserRole + 4
+MATCH_ROLE = Qt.ItemDataRole.UserRole + 5
+WORDS_ROLE = Qt.ItemDataRole.UserRole + 6
+
+
+def line_text(segment: SegmentRow) -> str:
+    """What the line shows: built from the word timings when there are any, so a click maps to a word."""
+    if segment.words:
+        return " ".join(str(w.get("text", "")).strip() for w in segment.words).strip()
+    return segment.text.strip()
+
+
+class TranscriptModel(QAbstractListModel):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._segments: list[SegmentRow] = []
+        self._starts: list[int] = []
+        self._texts: list[str] = []
+        self._lower: list[str] | None = None
+        self._current = -1
+        self._matches: set[int] = set()
+        self.query = ""
+
+    # --- content ----------------------------------------------------------------
+
+    def set_segments(self, segments: list[SegmentRow]) -> None:
+        self.beginResetModel()
+        self._segments = list(segments)
+        self._starts = [s.start_ms for s in self._segments]
+        self._texts = [line_text(s) for s in self._segments]
+        self._lower = None
+        self._current = -1
+        self._matches = set()
+        self.query = ""
+        self.endResetModel()
+
+    def segment(self, row: int) -> SegmentRow:
+        return self._segments[row]
+
+    def segments(self) -> list[SegmentRow]:
+        return self._segments
+
+    def text(self, row: int) -> str:
+        return self._texts[row]
+
+    # --- following playback -----------------------------------------------------
+
+    @property
+    def current_row(self) -> int:
+        return self._current
+
+    def row_at(self, ms: int) -> int:
+        """The line being spoken at ``ms`` (or the last one started before it); -1 before the first."""
+        row = bisect.bisect_right(self._starts, ms) - 1
+        return row
+
+    def set_position(self, ms: int) -> bool:
+        """Move the highlight; True if it moved to another line."""
+        row = self.row_at(ms)
+        if row == self._current:
+            return False
+        old, self._current = self._current, row
+        for r in (old, row):
+            if 0 <= r < len(self._segments):
+                idx = self.index(r)
+                self.dataChanged.emit(idx, idx, [CURRENT_ROLE])
+        return True
+
+    # --- find -----------------------------------------------------------------------
+
+    def find(self, query: str) -> list[int]:
+        """Rows whose text contains ``query`` (case-insensitive); they are highlighted."""
+        self.query = query.strip()
+        needle = self.query.lower()
+        if self._lower is None:
+            self._lower = [t.lower() for t in self._texts]
+        found = [i for i, t in enumerate(self._lower) if needle and needle in t]
+        changed = self._matches.symmetric_difference(found)
+        self._matches = set(found)
+        if changed:
+            self.dataChanged.emit(self.index(min(changed)), self.index(max(changed)), [MATCH_ROLE])
+        return found
+
+    # --- Qt -----------------------------------------------------------------------------
+
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(self._segments)
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        row = index.row()
+        seg = self._segments[row]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._texts[row]
+        if role == START_ROLE:
+            return seg.start_ms
+        if role == END_ROLE:
+            return seg.end_ms
+        if role == SPEAKER_ROLE:
+            return seg.speaker
+        if role == CURRENT_ROLE:
+            return row == self._current
+        if role == MATCH_ROLE:
+            return row in self._matches
+        if role == WORDS_ROLE:
+            return seg.words
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._texts[row]
+        return None

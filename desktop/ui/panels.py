@@ -1,0 +1,98 @@
+"""Panels other parts of Callmark add to the workspace's right-hand inspector.
+
+A panel is a QWidget made by a factory from a ``WorkspaceContext``; it follows
+the open call through ``call_changed`` and the coach's selection through
+``moment_selected``, and moves the playhead with ``seek``. Register before the
+main window is built (e.g. at import time of your module, imported by
+``desktop.app``)::
+
+    from desktop.ui.panels import register_panel
+
+    def coaching_panel(context):
+        return CoachingItemEditor(context.store, context)
+
+    register_panel("Coaching item", coaching_panel)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QWidget
+
+
+class WorkspaceContext(QObject):
+    """What a panel may know and do: the store, the data folder, the open call."""
+
+    call_changed = Signal(object)  # the new call id (int), or None when no call is open
+    moment_selected = Signal(object)  # a moment id (int), or None when nothing is selected
+    moments_changed = Signal()  # a moment of the open call was added, edited or deleted
+
+    def __init__(self, store, home: Path, seek: Callable[[int], None] | None = None,
+                 parent: QObject | None = None):
+        super().__init__(parent)
+        self.store = store
+        self.home = Path(home)
+        self._seek = seek
+        self._call_id: int | None = None
+        self._moment_id: int | None = None
+
+    @property
+    def call_id(self) -> int | None:
+        return self._call_id
+
+    @property
+    def moment_id(self) -> int | None:
+        return self._moment_id
+
+    def seek(self, ms: int) -> None:
+        """Move the playhead of the open call to ``ms``."""
+        if self._seek is not None:
+            self._seek(int(ms))
+
+    # --- called by the workspace, not by panels ----------------------------------
+
+    def set_seek(self, seek: Callable[[int], None]) -> None:
+        self._seek = seek
+
+    def set_call(self, call_id: int | None) -> None:
+        if call_id != self._call_id:
+            self._call_id = call_id
+            self._moment_id = None
+            self.call_changed.emit(call_id)
+
+    def select_moment(self, moment_id: int | None) -> None:
+        if moment_id != self._moment_id:
+            self._moment_id = moment_id
+            self.moment_selected.emit(moment_id)
+
+
+PanelFactory = Callable[[WorkspaceContext], QWidget]
+
+
+@dataclass(frozen=True)
+class PanelSpec:
+    name: str
+    factory: PanelFactory
+    order: int
+
+
+_PANELS: dict[str, PanelSpec] = {}
+
+
+def register_panel(name: str, factory: PanelFactory, *, order: int = 100) -> None:
+    """Add a tab to the inspector; a second registration under the same name replaces the first."""
+    if not name.strip():
+        raise ValueError("a panel needs a name (it is the tab's title)")
+    _PANELS[name] = PanelSpec(name, factory, order)
+
+
+def unregister_panel(name: str) -> None:
+    _PANELS.pop(name, None)
+
+
+def registered_panels() -> list[PanelSpec]:
+    return sorted(_PANELS.values(), key=lambda p: (p.order, p.name))

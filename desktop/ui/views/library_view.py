@@ -1,0 +1,78 @@
+"""The library: a filter box over a sortable table of calls."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QLineEdit, QTableView, QVBoxLayout, QWidget
+
+from desktop.ui.models.library_model import CALL_ID_ROLE, LibraryFilter, LibraryModel
+
+
+class LibraryView(QWidget):
+    call_chosen = Signal(int)
+
+    def __init__(self, model: LibraryModel, parent=None):
+        super().__init__(parent)
+        self.setObjectName("library")
+        self.model = model
+        self.proxy = LibraryFilter(self)
+        self.proxy.setSourceModel(model)
+        self.title = QLabel("Calls")
+        self.title.setObjectName("panelTitle")
+        self.filter = QLineEdit()
+        self.filter.setObjectName("libraryFilter")
+        self.filter.setPlaceholderText("Filter calls: title, rep, manager, date (Ctrl+K)")
+        self.filter.setClearButtonEnabled(True)
+        self.table = QTableView()
+        self.table.setObjectName("libraryTable")
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(3, Qt.SortOrder.DescendingOrder)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(24)
+        self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(False)
+        for col, width in enumerate((220, 90, 90, 80, 60, 70, 60)):
+            self.table.setColumnWidth(col, width)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 0, 6)
+        layout.setSpacing(4)
+        layout.addWidget(self.title)
+        layout.addWidget(self.filter)
+        layout.addWidget(self.table, 1)
+        self.filter.textChanged.connect(self.proxy.set_text)
+        self.filter.returnPressed.connect(self._choose_first)
+        self.table.activated.connect(self._on_activated)
+        model.modelReset.connect(self._update_title)
+        model.rowsInserted.connect(self._update_title)
+
+    def select_call(self, call_id: int | None) -> None:
+        row = self.model.row_of(call_id) if call_id is not None else None
+        if row is None:
+            self.table.clearSelection()
+            return
+        index = self.proxy.mapFromSource(self.model.index(row, 0))
+        if index.isValid():
+            self.table.selectRow(index.row())
+            self.table.scrollTo(index)
+
+    def focus_filter(self) -> None:
+        self.filter.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.filter.selectAll()
+
+    def _on_activated(self, index) -> None:
+        self.call_chosen.emit(index.data(CALL_ID_ROLE))
+
+    def _choose_first(self) -> None:
+        if self.proxy.rowCount():
+            self.call_chosen.emit(self.proxy.index(0, 0).data(CALL_ID_ROLE))
+
+    def _update_title(self, *_args) -> None:
+        n = self.model.rowCount()
+        self.title.setText(f"Calls · {n}")

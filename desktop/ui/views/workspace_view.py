@@ -1,0 +1,103 @@
+"""The workspace for the open call: header, player, waveform, then transcript | moments | inspector."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QLabel, QSplitter, QTabWidget, QVBoxLayout, QWidget
+
+from desktop.ui.actions import ActionRegistry
+from desktop.ui.models.moments_model import MomentsModel
+from desktop.ui.widgets.find_bar import FindBar
+from desktop.ui.widgets.moments_panel import MomentsPanel
+from desktop.ui.widgets.player_bar import PlayerBar
+from desktop.ui.widgets.transcript_view import TranscriptView
+from desktop.ui.widgets.video import VideoSurface
+from desktop.ui.widgets.waveform import WaveformTimeline
+
+
+class WorkspaceView(QWidget):
+    """Lays out the workspace; the workspace controller wires it."""
+
+    def __init__(self, registry: ActionRegistry, moments: MomentsModel, parent=None):
+        super().__init__(parent)
+        self.setObjectName("workspace")
+        self.heading = QLabel("No call open")
+        self.heading.setObjectName("callTitle")
+        self.details = QLabel("Open a call from the library, or drop a recording here.")
+        self.details.setObjectName("callDetails")
+        self.banner = QLabel()
+        self.banner.setObjectName("errorBanner")
+        self.banner.setWordWrap(True)
+        self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.banner.hide()
+        self.player_bar = PlayerBar(registry)
+        self.waveform = WaveformTimeline()
+        self.video = VideoSurface()
+        self.video.hide()
+
+        self.transcript = TranscriptView()
+        self.find_bar = FindBar()
+        self.transcript_empty = QLabel("This call has no transcript yet.")
+        self.transcript_empty.setObjectName("emptyHint")
+        self.transcript_empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.transcript_empty.hide()
+        transcript_box = QWidget()
+        tl = QVBoxLayout(transcript_box)
+        tl.setContentsMargins(0, 0, 0, 0)
+        tl.setSpacing(2)
+        title = QLabel("Transcript")
+        title.setObjectName("panelTitle")
+        tl.addWidget(title)
+        tl.addWidget(self.find_bar)
+        tl.addWidget(self.transcript, 1)
+        tl.addWidget(self.transcript_empty, 1)
+
+        self.moments = MomentsPanel(moments)
+        self.side = QSplitter(Qt.Orientation.Vertical)
+        self.side.setObjectName("sideSplitter")
+        self.side.addWidget(self.video)
+        self.side.addWidget(self.moments)
+        self.side.setStretchFactor(1, 1)
+
+        self.inspector = QTabWidget()
+        self.inspector.setObjectName("inspector")
+        self.inspector.setDocumentMode(True)
+        self.call_info = QLabel()
+        self.call_info.setObjectName("callInfo")
+        self.call_info.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.call_info.setWordWrap(True)
+        self.call_info.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.call_info.setMargin(8)
+        self.inspector.addTab(self.call_info, "Call")
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("workSplitter")
+        self.splitter.addWidget(transcript_box)
+        self.splitter.addWidget(self.side)
+        self.splitter.addWidget(self.inspector)
+        self.splitter.setStretchFactor(0, 5)
+        self.splitter.setStretchFactor(1, 4)
+        self.splitter.setStretchFactor(2, 2)
+        self.splitter.setChildrenCollapsible(True)
+
+        line = QFrame()
+        line.setFrameShape(QFrame.Shape.HLine)
+        line.setObjectName("rule")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 6, 6, 6)
+        layout.setSpacing(4)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.details)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.player_bar)
+        layout.addWidget(self.waveform)
+        layout.addWidget(line)
+        layout.addWidget(self.splitter, 1)
+
+    def show_error(self, message: str | None) -> None:
+        self.banner.setText(message or "")
+        self.banner.setVisible(bool(message))
+
+    def show_transcript(self, has_lines: bool) -> None:
+        self.transcript.setVisible(has_lines)
+        self.transcript_empty.setVisible(not has_lines)

@@ -1,0 +1,279 @@
+"""The transcript: uniform rows painted by a delegate; follows playback until the coach scrolls away.
+
+Rows have one height (time and speaker on the left, up to two lines of text
+on the right), so a 3,000-line call lays out at once. Clicking a word seeks to
+that word when the transcript has word timings, else to the line's start.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QModelIndex, QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QPainter, QTextLayout, QTextOption
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QListView,
+    QPushButton,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+)
+
+from desktop.core.timefmt import format_ms
+from desktop.ui.models.transcript_model import (
+    CURRENT_ROLE,
+    MATCH_ROLE,
+    SPEAKER_ROLE,
+    START_ROLE,
+    WORDS_ROLE,
+)
+from desktop.ui.style import CURRENT_LINE, MATCH_LINE, speaker_colour
+
+TEXT_LINES = 2
+GUTTER_PX = 118
+PAD = 6
+
+
+class TranscriptDelegate(QStyledItemDelegate):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._speakers: dict[str, int] = {}
+        self.query = ""
+
+    def reset_speakers(self) -> None:
+        self._speakers.clear()
+
+    def row_height(self, option_font: QFont) -> int:
+        from PySide6.QtGui import QFontMetrics
+
+        return QFontMetrics(option_font).lineSpacing() * TEXT_LINES + 2 * PAD
+
+    def sizeHint(self, option, index) -> QSize:  # noqa: N802
+        return QSize(200, self.row_height(option.font))
+
+    def text_rect(self, rect) -> QRectF:
+        return QRectF(rect.left() + GUTTER_PX, rect.top() + PAD, max(10, rect.width() - GUTTER_PX - PAD),
+                      rect.height() - 2 * PAD)
+
+    def layout_text(self, text: str, font: QFont, rect: QRectF) -> QTextLayout:
+        layout = QTextLayout(text, font)
+        opt = QTextOption()
+        opt.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        layout.setTextOption(opt)
+        layout.beginLayout()
+        y = 0.0
+        for _ in range(TEXT_LINES):
+            line = layout.createLine()
+            if not line.isValid():
+                break
+            line.setLineWidth(rect.width())
+            line.setPosition(QPointF(0, y))
+            y += line.height()
+        layout.endLayout()
+        return layout
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        painter.save()
+        rect = option.rect
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        if index.data(CURRENT_ROLE):
+            painter.fillRect(rect, QColor(CURRENT_LINE))
+        elif index.data(MATCH_ROLE):
+            painter.fillRect(rect, QColor(MATCH_LINE))
+        if selected:
+            painter.fillRect(QRectF(rect.left(), rect.top(), 3, rect.height()), option.palette.highlight())
+        font = QFont(option.font)
+        small = QFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        small.setPointSizeF(max(7.0, font.pointSizeF() - 1))
+        painter.setFont(small)
+        painter.setPen(option.palette.placeholderText().color())
+        painter.drawText(QRectF(rect.left() + PAD + 4, rect.top() + PAD, GUTTER_PX, 16),
+                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, format_ms(index.data(START_ROLE)))
+        speaker = index.data(SPEAKER_ROLE)
+        if speaker:
+            bold = QFont(font)
+            bold.setBold(True)
+            painter.setFont(bold)
+            painter.setPen(speaker_colour(speaker, self._speakers))
+            painter.drawText(QRectF(rect.left() + PAD + 4, rect.top() + PAD + 17, GUTTER_PX - PAD - 8, 18),
+                             Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextSingleLine,
+                             painter.fontMetrics().elidedText(speaker, Qt.TextElideMode.ElideRight,
+                                                              GUTTER_PX - PAD - 8))
+        text = index.data(Qt.ItemDataRole.DisplayRole) or ""
+        box = self.text_rect(rect)
+        layout = self.layout_text(text, font, box)
+        painter.setPen(option.palette.text().color())
+        shown = sum(layout.lineAt(i).textLength() for i in range(layout.lineCount()))
+        if shown < len(text) and layout.lineCount():
+            # more than fits: draw what fits, end the last line with an ellipsis
+            last = layout.lineAt(layout.lineCount() - 1)
+            for i in range(layout.lineCount() - 1):
+                layout.lineAt(i).draw(painter, box.topLeft())
+            rest = text[last.textStart():]
+            painter.setFont(font)
+            painter.drawText(QPointF(box.left(), box.top() + last.y() + last.ascent()),
+                             painter.fontMetrics().elidedText(rest, Qt.TextElideMode.ElideRight, int(box.width())))
+        else:
+            formats = self._match_formats(text)
+            layout.draw(painter, box.topLeft(), formats)
+        painter.restore()
+
+    def _match_formats(self, text: str):
+        from PySide6.QtGui import QTextCharFormat
+
+        if not self.query:
+            return []
+        out = []
+        lower, needle = text.lower(), self.query.lower()
+        start = lower.find(needle)
+        while start >= 0:
+            fmt = QTextLayout.FormatRange()
+            fmt.start, fmt.length = start, len(needle)
+            char = QTextCharFormat()
+            char.setBackground(QColor("#FFD54F"))
+            fmt.format = char
+            out.append(fmt)
+            start = lower.find(needle, start + len(needle))
+        return out
+
+    def seek_target(self, index: QModelIndex, rect, font: QFont, pos: QPointF) -> int:
+        """Where a click at ``pos`` should take the playhead: the word under it, or the line's start."""
+        start = index.data(START_ROLE)
+        words = index.data(WORDS_ROLE)
+        box = self.text_rect(rect)
+        if not words or not box.contains(pos):
+            return start
+        text = index.data(Qt.ItemDataRole.DisplayRole) or ""
+        layout = self.layout_text(text, font, box)
+        local = pos - box.topLeft()
+        for i in range(layout.lineCount()):
+            line = layout.lineAt(i)
+            if line.y() <= local.y() < line.y() + line.height():
+                char = line.xToCursor(local.x())
+                return _word_start(words, char, start)
+        return start
+
+
+def _word_start(words: list[dict], char: int, fallback: int) -> int:
+    """The start of the word covering character ``char`` of the words joined by spaces."""
+    offset = 0
+    for w in words:
+        piece = str(w.get("text", "")).strip()
+        if char <= offset + len(piece):
+            return int(w.get("start_ms", fallback))
+        offset += len(piece) + 1
+    return fallback
+
+
+class TranscriptView(QListView):
+    """Emits ``seek_requested`` on a click; ``follow`` keeps the current line in view."""
+
+    seek_requested = Signal(int)
+    follow_changed = Signal(bool)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("transcript")
+        self.delegate = TranscriptDelegate(self)
+        self.setItemDelegate(self.delegate)
+        self.setUniformItemSizes(True)
+        self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setMouseTracking(True)
+        self.setWordWrap(True)
+        self._follow = True
+        self._programmatic = 0
+        # Only the coach's own scrolling (wheel, scroll bar) stops following; layout changes don't.
+        self.verticalScrollBar().actionTriggered.connect(self._on_scrolled)
+        self.follow_button = QPushButton("⤓ Follow playback", self.viewport())
+        self.follow_button.setObjectName("followButton")
+        self.follow_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.follow_button.clicked.connect(lambda: self.set_follow(True))
+        self.follow_button.hide()
+        self._pending_scroll = QTimer(self, singleShot=True, interval=0)
+        self._pending_scroll.timeout.connect(self.scroll_to_current)
+
+    # --- follow -----------------------------------------------------------------------------
+
+    @property
+    def follow(self) -> bool:
+        return self._follow
+
+    def set_follow(self, on: bool) -> None:
+        if on == self._follow:
+            if on:
+                self.scroll_to_current()
+            return
+        self._follow = on
+        self.follow_button.setVisible(not on)
+        self._place_follow_button()
+        if on:
+            self.scroll_to_current()
+        self.follow_changed.emit(on)
+
+    def on_current_line_changed(self) -> None:
+        if self._follow:
+            self.scroll_to_current()
+
+    def scroll_to_current(self) -> None:
+        model = self.model()
+        if model is None:
+            return
+        row = model.current_row
+        if row < 0:
+            return
+        index = model.index(row)
+        rect = self.visualRect(index)
+        view = self.viewport().rect()
+        # Keep the line in the upper-middle band; only scroll when it leaves it (no jitter).
+        if rect.top() < view.height() * 0.15 or rect.bottom() > view.height() * 0.7:
+            self._programmatic += 1
+            try:
+                bar = self.verticalScrollBar()
+                bar.setValue(bar.value() + rect.top() - int(view.height() * 0.3))
+            finally:
+                self._programmatic -= 1
+
+    def _on_scrolled(self, _action: int) -> None:
+        if not self._programmatic and self._follow:
+            self.set_follow(False)  # the coach scrolled away: stop pulling them back
+
+    def wheelEvent(self, event) -> None:  # noqa: N802
+        super().wheelEvent(event)
+        self._on_scrolled(0)
+
+    def scroll_to_row(self, row: int) -> None:
+        """Show a row without turning follow back on (find, moments)."""
+        index = self.model().index(row)
+        self._programmatic += 1
+        try:
+            self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        finally:
+            self._programmatic -= 1
+        self.setCurrentIndex(index)
+
+    def _place_follow_button(self) -> None:
+        hint = self.follow_button.sizeHint()
+        self.follow_button.setGeometry(self.viewport().width() - hint.width() - 12,
+                                       self.viewport().height() - hint.height() - 12,
+                                       hint.width(), hint.height())
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._place_follow_button()
+
+    # --- clicks ---------------------------------------------------------------------------------
+
+    def mouseReleaseEvent(self, event) -> None:  # noqa: N802
+        super().mouseReleaseEvent(event)
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        index = self.indexAt(event.position().toPoint())
+        if index.isValid():
+            target = self.delegate.seek_target(index, self.visualRect(index), self.font(), event.position())
+            self.seek_requested.emit(int(target))
+
+    def event(self, e) -> bool:
+        if e.type() == QEvent.Type.FontChange:
+            self.doItemsLayout()
+        return super().event(e)

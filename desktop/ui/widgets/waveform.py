@@ -1,0 +1,295 @@
+"""The waveform timeline: peaks, the playhead, and every moment as a span coloured by kind.
+
+Click to seek; drag a span's edge to move it (written when the mouse is let
+go); Ctrl+wheel zooms around the pointer, the wheel pans. Stereo dialer calls
+show the left channel (usually the rep) above the line, the right below.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from desktop.ui.style import PLAYHEAD, kind_colour
+
+EDGE_GRAB_PX = 5
+MIN_SPAN_MS = 100
+RULER_PX = 16
+
+
+@dataclass
+class Span:
+    moment_id: int
+    start_ms: int
+    end_ms: int
+    kind: str
+
+
+class WaveformTimeline(QWidget):
+    seek_requested = Signal(int)  # ms
+    moment_clicked = Signal(int)  # moment id
+    span_edited = Signal(int, int, int)  # moment id, new start ms, new end ms
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("waveform")
+        self.setMinimumHeight(84)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setFixedHeight(104)
+        self.setMouseTracking(True)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self._peaks = None  # desktop.media.waveform.Peaks
+        self._duration = 0
+        self._view = (0, 0)  # visible ms range
+        self._position = 0
+        self._spans: list[Span] = []
+        self._selected: int | None = None
+        self._columns: np.ndarray | None = None  # cached per-pixel peaks for the current view
+        self._status = ""
+        self._drag: tuple[Span, str] | None = None  # span, "start" | "end"
+        self._scrubbing = False
+
+    # --- content ------------------------------------------------------------------------
+
+    def set_duration(self, ms: int) -> None:
+        ms = max(0, int(ms))
+        if ms != self._duration:
+            self._duration = ms
+            self._view = (0, ms)
+            self._columns = None
+            self.update()
+
+    def duration(self) -> int:
+        return self._duration
+
+    def set_peaks(self, peaks) -> None:
+        self._peaks = peaks
+        self._status = ""
+        if peaks is not None and not self._duration:
+            self.set_duration(peaks.duration_ms)
+        self._columns = None
+        self.update()
+
+    def has_peaks(self) -> bool:
+        return self._peaks is not None
+
+    def set_status(self, text: str) -> None:
+        """A line shown while peaks are computed, or why there are none."""
+        self._status = text
+        self.update()
+
+    def set_moments(self, moments) -> None:
+        self._spans = [Span(m.id, m.start_ms, m.end_ms, m.kind) for m in moments]
+        self.update()
+
+    def select_moment(self, moment_id: int | None) -> None:
+        self._selected = moment_id
+        self.update()
+
+    def set_position(self, ms: int) -> None:
+        old_x = self._x(self._position)
+        self._position = int(ms)
+        v0, v1 = self._view
+        if self._duration and (v1 - v0) < self._duration and not (v0 <= ms <= v1):
+            width = v1 - v0  # zoomed in: turn the page so the playhead stays in sight
+            start = min(max(0, ms - width // 10), self._duration - width)
+            self._set_view(start, start + width)
+            return
+        new_x = self._x(self._position)
+        self.update(int(min(old_x, new_x)) - 2, 0, int(abs(new_x - old_x)) + 5, self.height())
+
+    def zoom(self, factor: float, around_ms: int | None = None) -> None:
+        if not self._duration:
+            return
+        v0, v1 = self._view
+        centre = self._position if around_ms is None else around_ms
+        width = int(min(self._duration, max(2000, (v1 - v0) * factor)))
+        start = int(centre - (centre - v0) * width / max(1, v1 - v0))
+        start = min(max(0, start), self._duration - width)
+        self._set_view(start, start + width)
+
+    def view_range(self) -> tuple[int, int]:
+        return self._view
+
+    # --- geometry ------------------------------------------------------------------------
+
+    def _x(self, ms: float) -> float:
+        v0, v1 = self._view
+        if v1 <= v0:
+            return 0.0
+        return (ms - v0) * self.width() / (v1 - v0)
+
+    def ms_at(self, x: float) -> int:
+        v0, v1 = self._view
+        if v1 <= v0:
+            return 0
+        return int(min(max(0, v0 + x * (v1 - v0) / max(1, self.width())), self._duration))
+
+    def _set_view(self, start: int, end: int) -> None:
+        self._view = (int(start), int(end))
+        self._columns = None
+        self.update()
+
+    def _span_edge_at(self, x: float) -> tuple[Span, str] | None:
+        for span in self._spans:
+            for edge, ms in (("start", span.start_ms), ("end", span.end_ms)):
+                if abs(self._x(ms) - x) <= EDGE_GRAB_PX:
+                    return span, edge
+        return None
+
+    def _span_at(self, x: float) -> Span | None:
+        ms = self.ms_at(x)
+        inside = [s for s in self._spans if s.start_ms <= ms <= s.end_ms]
+        return min(inside, key=lambda s: s.end_ms - s.start_ms) if inside else None
+
+    # --- painting -----------------------------------------------------------------------
+
+    def _peak_columns(self) -> np.ndarray | None:
+        """Per pixel column, the loudest peak of each channel in the view (cached)."""
+        if self._peaks is None or len(self._peaks) == 0 or self.width() <= 0:
+            return None
+        if self._columns is not None and self._columns.shape[1] == self.width():
+            return self._columns
+        v0, v1 = self._view
+        data = self._peaks.channels
+        per_ms = self._peaks.per_second / 1000.0
+        edges = np.linspace(v0 * per_ms, v1 * per_ms, self.width() + 1)
+        edges = np.clip(edges.astype(np.int64), 0, data.shape[1] - 1)
+        ends = np.maximum(edges[1:], edges[:-1] + 1)
+        cols = np.empty((data.shape[0], self.width()), dtype=np.float32)
+        for ch in range(data.shape[0]):
+            # reduceat needs increasing indices: take the max of [edges[i], ends[i]) per column
+            cum = data[ch]
+            starts = edges[:-1]
+            cols[ch] = np.maximum.reduceat(np.append(cum, 0.0), np.ravel(np.column_stack([starts, ends])))[::2]
+        self._columns = cols
+        return cols
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        p = QPainter(self)
+        rect = self.rect()
+        wave = QRectF(0, 0, rect.width(), rect.height() - RULER_PX)
+        p.fillRect(rect, self.palette().base())
+        mid = wave.center().y()
+        self._paint_spans(p, wave)
+        cols = self._peak_columns()
+        if cols is not None:
+            pen = QPen(QColor("#5B6B7F"))
+            pen.setWidth(1)
+            p.setPen(pen)
+            half = wave.height() / 2 - 3
+            top = cols[0]
+            bottom = cols[1] if cols.shape[0] > 1 else cols[0]
+            lines = [QLineF(x + 0.5, mid - max(0.5, top[x] * half), x + 0.5, mid + max(0.5, bottom[x] * half))
+                     for x in range(cols.shape[1])]
+            p.drawLines(lines)
+        else:
+            p.setPen(QColor("#B0B7C0"))
+            p.drawLine(QPointF(0, mid), QPointF(rect.width(), mid))
+            if self._status:
+                p.setPen(self.palette().placeholderText().color())
+                p.drawText(wave, Qt.AlignmentFlag.AlignCenter, self._status)
+        self._paint_ruler(p, rect)
+        x = self._x(self._position)
+        p.setPen(QPen(QColor(PLAYHEAD), 2))
+        p.drawLine(QPointF(x, 0), QPointF(x, rect.height()))
+        p.end()
+
+    def _paint_spans(self, p: QPainter, wave: QRectF) -> None:
+        for span in self._spans:
+            x0, x1 = self._x(span.start_ms), self._x(span.end_ms)
+            if x1 < 0 or x0 > wave.width():
+                continue
+            box = QRectF(x0, wave.top(), max(2.0, x1 - x0), wave.height())
+            selected = span.moment_id == self._selected
+            p.fillRect(box, kind_colour(span.kind, 90 if selected else 55))
+            p.fillRect(QRectF(box.left(), wave.top(), box.width(), 4), kind_colour(span.kind))
+            edge = QPen(kind_colour(span.kind), 2 if selected else 1)
+            p.setPen(edge)
+            p.drawLine(QPointF(x0, wave.top()), QPointF(x0, wave.bottom()))
+            p.drawLine(QPointF(x1, wave.top()), QPointF(x1, wave.bottom()))
+
+    def _paint_ruler(self, p: QPainter, rect) -> None:
+        v0, v1 = self._view
+        if v1 <= v0:
+            return
+        y = rect.height() - RULER_PX
+        p.setPen(self.palette().mid().color())
+        p.drawLine(0, y, rect.width(), y)
+        span = v1 - v0
+        step = next((s for s in (1000, 5000, 10000, 30000, 60000, 300000, 600000, 1800000)
+                     if span / s <= max(4, rect.width() // 90)), 3600000)
+        font = QFont(p.font())
+        font.setPointSizeF(max(7.0, font.pointSizeF() - 1.5))
+        p.setFont(font)
+        p.setPen(self.palette().text().color())
+        t = (v0 // step + 1) * step if v0 % step else v0
+        while t <= v1:
+            x = self._x(t)
+            p.drawLine(QPointF(x, y), QPointF(x, y + 4))
+            seconds = t // 1000
+            label = (f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}" if seconds >= 3600
+                     else f"{seconds // 60}:{seconds % 60:02d}")
+            p.drawText(QPointF(x + 3, rect.height() - 3), label)
+            t += step
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        self._columns = None
+        super().resizeEvent(event)
+
+    # --- mouse ----------------------------------------------------------------------------
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802
+        if event.button() != Qt.MouseButton.LeftButton or not self._duration:
+            return
+        x = event.position().x()
+        grab = self._span_edge_at(x)
+        if grab is not None:
+            self._drag = grab
+            self.moment_clicked.emit(grab[0].moment_id)
+            return
+        span = self._span_at(x)
+        if span is not None:
+            self.moment_clicked.emit(span.moment_id)
+        self._scrubbing = True
+        self.seek_requested.emit(self.ms_at(x))
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802
+        x = event.position().x()
+        if self._drag is not None:
+            span, edge = self._drag
+            ms = self.ms_at(x)
+            if edge == "start":
+                span.start_ms = min(ms, span.end_ms - MIN_SPAN_MS)
+            else:
+                span.end_ms = max(ms, span.start_ms + MIN_SPAN_MS)
+            self.update()
+        elif self._scrubbing:
+            self.seek_requested.emit(self.ms_at(x))
+        else:
+            near = self._span_edge_at(x) is not None
+            self.setCursor(Qt.CursorShape.SizeHorCursor if near else Qt.CursorShape.PointingHandCursor)
+
+    def mouseReleaseEvent(self, event) -> None:  # noqa: N802
+        if self._drag is not None:
+            span, _ = self._drag
+            self._drag = None
+            self.span_edited.emit(span.moment_id, max(0, span.start_ms), min(span.end_ms, self._duration))
+        self._scrubbing = False
+
+    def wheelEvent(self, event) -> None:  # noqa: N802
+        if not self._duration:
+            return
+        delta = event.angleDelta().y() or event.angleDelta().x()
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            self.zoom(0.8 if delta > 0 else 1.25, self.ms_at(event.position().x()))
+        else:
+            v0, v1 = self._view
+            shift = int(-(delta / 120) * (v1 - v0) / 10)
+            start = min(max(0, v0 + shift), self._duration - (v1 - v0))
+            self._set_view(start, start + (v1 - v0))
+        event.accept()
