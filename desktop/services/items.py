@@ -465,24 +465,30 @@ def update_item(store: Store, item_id: int, **fields) -> ItemRow:
 # --- one behavior ----------------------------------------------------------------------
 
 
-_JOINS = re.compile(r"\s*(?:;|\band also\b|\bas well as\b|,?\s*\band then\b|,\s*then\b|,?\s*\band\b|,)\s*")
+_JOINS = re.compile(r"\s*(?:;|,?\s*\band also\b|\bas well as\b|,?\s*\band then\b|,\s*then\b|,?\s*\band\b|,)\s*")
+# A leading situation ("When the customer asks for information, ask ...") is not a second action.
+_SITUATION = re.compile(r"^(?:when|whenever|during|in|at|before|after|if|once|each time|every time|on|for|"
+                        r"as soon as)\b[^,]*,", re.IGNORECASE)
 
 
 def split_text(text: str) -> tuple[str, str] | None:
-    """Where a text holding two behaviors splits: ("ask ... ", "confirm ..."), or None.
+    """Where a text holding two behaviors splits: ("Ask ...", "Confirm ..."), or None.
 
     Splits at the last join ("and also", "; ", ", and", "then") followed by an
-    action verb; quoted words are left alone.
+    action verb; quoted words and a leading situation are left alone.
     """
     stripped = (text or "").strip()
     quoted = [(m.start(), m.end()) for m in re.finditer(r"\"[^\"]*\"|“[^”]*”", stripped)]
+    situation = _SITUATION.match(stripped)
+    skip_before = situation.end() if situation else 0
     best = None
     for m in _JOINS.finditer(stripped):
-        if m.start() == 0 or any(a <= m.start() < b for a, b in quoted):
+        if m.start() < skip_before or m.start() == 0 or any(a <= m.start() < b for a, b in quoted):
             continue
         rest = stripped[m.end():]
         verb = re.match(r"[A-Za-z]+", rest)
-        if verb and (verb.group(0).lower() in ACTION_VERBS or m.group(0).strip() in (";", "and also")):
+        join = m.group(0).strip(" ,")
+        if verb and (verb.group(0).lower() in ACTION_VERBS or join in (";", "and also", "as well as")):
             best = m
     if best is None:
         return None
