@@ -102,7 +102,10 @@ def probe(path: str | os.PathLike[str]) -> MediaInfo:
     try:
         container = av.open(str(p), metadata_errors="ignore")
     except (av.error.EOFError, EOFError):
-        raise MediaError(p, "is truncated: the file ends before its headers are complete") from None
+        kind = _looks_like(p)
+        if kind is None:
+            raise MediaError(p, _NOT_MEDIA) from None
+        raise MediaError(p, f"is truncated: the file ends before its {kind} headers are complete") from None
     except PermissionError:
         raise MediaError(p, "permission denied (the file can't be read)") from None
     except av.error.InvalidDataError:
@@ -144,7 +147,11 @@ def probe(path: str | os.PathLike[str]) -> MediaInfo:
         )
 
 
-def _unreadable_problem(p: Path) -> str:
+_NOT_MEDIA = "is not an audio or video file (FFmpeg can't read it)"
+
+
+def _looks_like(p: Path) -> str | None:
+    """The container a file's first bytes announce, if any."""
     with open(p, "rb") as fh:
         head = fh.read(12)
     kind = next((name for sig, name in _SIGNATURES.items() if head.startswith(sig)), None)
@@ -152,9 +159,14 @@ def _unreadable_problem(p: Path) -> str:
         kind = "MP4/M4A"
     if kind is None and len(head) >= 2 and head[0] == 0xFF and head[1] & 0xE0 == 0xE0:
         kind = "MP3"
+    return kind
+
+
+def _unreadable_problem(p: Path) -> str:
+    kind = _looks_like(p)
     if kind:
         return f"looks like {kind} but can't be read: damaged or truncated"
-    return "is not an audio or video file (FFmpeg can't read it)"
+    return _NOT_MEDIA
 
 
 def _channels(ctx) -> int:
