@@ -77,10 +77,16 @@ class ActionId(Enum):
         out: list[QKeySequence] = []
         for key in self.value[1]:
             if isinstance(key, SK):
-                out.extend(QKeySequence.keyBindings(key))
+                # A platform binding another action names outright (Linux's FindNext
+                # includes Ctrl+G, our "Go to time") is left to that action.
+                out.extend(k for k in QKeySequence.keyBindings(key) if portable(k) not in _explicit_keys())
             else:
                 out.append(QKeySequence(key))
-        return [k for k in out if not k.isEmpty()] or []
+        return [k for k in out if not k.isEmpty()]
+
+
+def _explicit_keys() -> set[str]:
+    return {portable(QKeySequence(k)) for a in ActionId for k in a.value[1] if isinstance(k, str)}
 
 
 class ShortcutConflict(ValueError):

@@ -43,11 +43,12 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self.resize(1360, 840)
 
+        # Before the actions: destroyed after them would make its last signals reach deleted actions.
+        self.undo_stack = QUndoStack(self)
         self.registry = ActionRegistry(self)
         for action in self.registry.actions():
             self.addAction(action)  # window-wide keys even for actions not in a menu
         self.typing_filter = TypingShortcutFilter(self.registry)
-        self.undo_stack = QUndoStack(self)
         self.prefs = PlaybackPreferences.load()
 
         self.library_model = LibraryModel(self)

@@ -1,0 +1,57 @@
+"""Save every field as the coach types: after a short pause, and at once on leaving the field.
+
+`FieldSaver` keeps one pending value per field name. A keystroke restarts a
+~300 ms timer; leaving the field, switching item, hiding or closing the editor
+writes what is pending straight away (`flush`), so closing mid-word keeps the word.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+SAVE_DELAY_MS = 300
+
+
+class FieldSaver(QObject):
+    saved = Signal(str)  # the field just written
+    failed = Signal(str, str)  # field, message
+
+    def __init__(self, write: Callable[[str, object], None], delay_ms: int = SAVE_DELAY_MS,
+                 parent: QObject | None = None):
+        super().__init__(parent)
+        self._write = write
+        self._pending: dict[str, object] = {}
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(delay_ms)
+        self._timer.timeout.connect(self.flush)
+
+    def change(self, field: str, value: object) -> None:
+        """A field changed: remember it and save after the pause."""
+        self._pending[field] = value
+        self._timer.start()
+
+    def save_now(self, field: str, value: object) -> None:
+        """A choice (combo, spin box, date): no typing pause to wait for."""
+        self._pending[field] = value
+        self.flush()
+
+    def has_pending(self) -> bool:
+        return bool(self._pending)
+
+    def flush(self) -> None:
+        self._timer.stop()
+        pending, self._pending = self._pending, {}
+        for field, value in pending.items():
+            try:
+                self._write(field, value)
+            except Exception as exc:  # noqa: BLE001 - a refused value is reported, typing goes on
+                self.failed.emit(field, str(exc))
+            else:
+                self.saved.emit(field)
+
+    def discard(self) -> None:
+        self._timer.stop()
+        self._pending.clear()

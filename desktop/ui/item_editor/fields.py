@@ -1,0 +1,190 @@
+"""The editor's text fields and finding notes: typed like a form, checked like a spell-checker.
+
+`StepText` wraps long text but behaves like a form field: Tab and Enter move to
+the next step (Shift+Enter for a new line), and a field with an error gets a
+wavy underline and a coloured border. `FindingNote` shows one component's
+findings under its field: severity mark, reason, suggestion.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QStringListModel, Qt, Signal
+from PySide6.QtGui import QColor, QFocusEvent, QFontMetrics, QKeyEvent, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import QCompleter, QLabel, QPlainTextEdit, QTextEdit, QWidget
+
+from desktop.core.enums import Severity
+from desktop.core.specificity import Finding
+
+SEVERITY_COLOURS = {Severity.ERROR: "#C0392B", Severity.WARNING: "#B7791F", Severity.INFO: "#2C6E9B"}
+SEVERITY_MARKS = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.INFO: "ℹ"}
+_WORST = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+
+
+def worst(findings: list[Finding]) -> Severity | None:
+    return min((f.severity for f in findings), key=_WORST.get, default=None)
+
+
+class StepText(QPlainTextEdit):
+    """A few wrapped lines of text that the keyboard moves through like a form field."""
+
+    edited = Signal(str)  # the text, on every change the coach makes (not on load)
+    left = Signal()  # focus left the field
+
+    def __init__(self, placeholder: str = "", lines: int = 2, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setPlaceholderText(placeholder)
+        self.setTabChangesFocus(True)
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        height = QFontMetrics(self.font()).lineSpacing() * lines + 14
+        self.setFixedHeight(height)
+        self._loading = False
+        self._severity: Severity | None = None
+        self._completer: QCompleter | None = None
+        self.textChanged.connect(self._on_text_changed)
+
+    # --- loading without counting as typing -----------------------------------------------
+
+    def set_text(self, text: str) -> None:
+        if text == self.toPlainText():
+            return
+        self._loading = True
+        try:
+            self.setPlainText(text)
+            self.moveCursor(QTextCursor.MoveOperation.End)
+        finally:
+            self._loading = False
+
+    def text(self) -> str:
+        return self.toPlainText()
+
+    def _on_text_changed(self) -> None:
+        if not self._loading:
+            self.edited.emit(self.toPlainText())
+        self._paint_severity()
+
+    # --- completion (the behavior library) -------------------------------------------------
+
+    def set_completer(self, completer: QCompleter) -> None:
+        completer.setWidget(self)
+        completer.setCompletionMode(QCompleter.CompletionMode.UnfilteredPopupCompletion)
+        completer.activated[str].connect(self._insert_completion)
+        self._completer = completer
+
+    def _insert_completion(self, text: str) -> None:
+        self.setPlainText(text)  # counts as typing: it is the coach's choice
+        self.moveCursor(QTextCursor.MoveOperation.End)
+
+    def completer(self) -> QCompleter | None:
+        return self._completer
+
+    # --- keys --------------------------------------------------------------------------------
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
+        popup = self._completer.popup() if self._completer else None
+        if popup is not None and popup.isVisible() and event.key() in (
+                Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape, Qt.Key.Key_Tab, Qt.Key.Key_Backtab):
+            event.ignore()  # the completer's popup takes these
+            return
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) \
+                and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            self.focusNextChild()
+            return
+        super().keyPressEvent(event)
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:  # noqa: N802
+        super().focusOutEvent(event)
+        if event.reason() != Qt.FocusReason.PopupFocusReason:
+            self.left.emit()
+
+    # --- the spell-checker look ---------------------------------------------------------------
+
+    def set_severity(self, severity: Severity | None) -> None:
+        if severity != self._severity:
+            self._severity = severity
+            self.setProperty("finding", str(severity) if severity else "")
+            colour = SEVERITY_COLOURS.get(severity) if severity in (Severity.ERROR, Severity.WARNING) else None
+            self.setStyleSheet(f"QPlainTextEdit {{ border: 2px solid {colour}; border-radius: 3px; }}"
+                               if colour else "")
+            self._paint_severity()
+
+    def severity(self) -> Severity | None:
+        return self._severity
+
+    def _paint_severity(self) -> None:
+        if self._severity not in (Severity.ERROR, Severity.WARNING) or not self.toPlainText().strip():
+            if self.extraSelections():
+                self.setExtraSelections([])
+            return
+        selection = QTextEdit.ExtraSelection()
+        fmt = QTextCharFormat()
+        fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SpellCheckUnderline)
+        fmt.setUnderlineColor(QColor(SEVERITY_COLOURS[self._severity]))
+        selection.format = fmt
+        cursor = QTextCursor(self.document())
+        cursor.select(QTextCursor.SelectionType.Document)
+        selection.cursor = cursor
+        self.setExtraSelections([selection])
+
+
+class FindingNote(QLabel):
+    """One component's findings, under its field: mark, reason, suggestion."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWordWrap(True)
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setObjectName("findingNote")
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.findings: list[Finding] = []
+        self.hide()
+
+    def show_findings(self, findings: list[Finding]) -> None:
+        self.findings = list(findings)
+        if not findings:
+            self.clear()
+            self.hide()
+            return
+        parts = []
+        for f in findings:
+            colour = SEVERITY_COLOURS[f.severity]
+            tip = f"<br/><span style='color:#555'>→ {_escape(f.suggestion)}</span>" if f.suggestion else ""
+            parts.append(f"<span style='color:{colour}'><b>{SEVERITY_MARKS[f.severity]} {f.severity}</b> "
+                         f"{_escape(f.message)}</span>{tip}")
+        self.setText("<br/>".join(parts))
+        self.show()
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+class BehaviorCompleter(QCompleter):
+    """The behavior library offered as the coach types, ranked by `behaviors.suggest`."""
+
+    def __init__(self, parent=None):
+        self._model = QStringListModel()
+        super().__init__(self._model, parent)
+        self.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.setMaxVisibleItems(6)
+        self._known: list[str] = []
+
+    def set_known(self, known: list[str]) -> None:
+        self._known = list(known)
+
+    def offer(self, typed: str, show: bool = True) -> list[str]:
+        """Refill the list for what was typed; show the popup when there is something to offer."""
+        from desktop.core.behaviors import suggest
+
+        typed_norm = " ".join(typed.lower().split())
+        found = [s for s in suggest(typed, self._known, limit=6)
+                 if " ".join(s.lower().split()) != typed_norm] if typed.strip() else []
+        self._model.setStringList(found)
+        widget = self.widget()
+        if show and found and widget is not None and widget.hasFocus():
+            rect = widget.cursorRect() if hasattr(widget, "cursorRect") else widget.rect()
+            rect.setWidth(max(widget.width() - 8, 200))
+            self.complete(rect)
+        elif not found:
+            self.popup().hide()
+        return found
+

@@ -1,0 +1,254 @@
+"""The item editor's layout: the five steps, then owner, cadence, indicator, review rule, gap, status.
+
+The view only builds and exposes widgets; `ItemEditorController` wires them to
+the store. Focus order follows the method: moment -> consequence -> behavior ->
+practice -> next evidence point -> the rest.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QDate, Qt
+from PySide6.QtWidgets import (
+    QComboBox, QDateEdit, QFormLayout, QFrame, QHBoxLayout, QLabel, QLineEdit, QListView, QPushButton,
+    QScrollArea, QSpinBox, QVBoxLayout, QWidget,
+)
+
+from desktop.core.enums import QUALIFICATION_GAPS, BehaviorChange, ItemStatus, PracticeKind
+from desktop.ui.item_editor.fields import BehaviorCompleter, FindingNote, StepText
+
+NO_DATE = QDate(2000, 1, 1)  # shown as "no date": a QDateEdit can't be empty
+CONSEQUENCE_PROMPT = "What does the manager or rep still not know because of this moment?"
+PRACTICE_LABELS = {PracticeKind.ROLE_PLAY: "Role-play", PracticeKind.CALL_REVIEW: "Call review",
+                   PracticeKind.LIVE_PIPELINE_REVIEW: "Live pipeline review"}
+CHANGE_LABELS = {BehaviorChange.START: "Start", BehaviorChange.STOP: "Stop", BehaviorChange.ADJUST: "Adjust"}
+
+
+def gap_label(gap: str) -> str:
+    method, criterion = gap.split(":", 1)
+    return f"{method.upper()}: {criterion.replace('_', ' ')}"
+
+
+def _step_title(number: str, text: str) -> QLabel:
+    label = QLabel(f"<b>{number}</b>&nbsp; {text}" if number else f"<b>{text}</b>")
+    label.setObjectName("stepTitle")
+    return label
+
+
+def _caption(text: str) -> QLabel:
+    label = QLabel(text)
+    label.setObjectName("fieldCaption")
+    label.setWordWrap(True)
+    return label
+
+
+class ItemEditorView(QWidget):
+    """Widgets of the coaching-item editor, laid out top to bottom in the method's order."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("itemEditor")
+        self.heading = QLabel("Coaching item")
+        self.heading.setObjectName("panelTitle")
+        self.summary = QLabel()
+        self.summary.setObjectName("itemSummary")
+        self.summary.setWordWrap(True)
+        self.new_button = QPushButton("New item from moment")
+        self.park_button = QPushButton("Park moment")
+        self.message = QLabel()
+        self.message.setObjectName("editorMessage")
+        self.message.setWordWrap(True)
+        self.message.hide()
+
+        # 1 - the moment, read-only: it was captured while replaying.
+        self.moment_card = QLabel()
+        self.moment_card.setObjectName("momentCard")
+        self.moment_card.setWordWrap(True)
+        self.moment_card.setTextFormat(Qt.TextFormat.RichText)
+        self.moment_card.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.evidence_note = FindingNote()
+
+        # 2 - consequence
+        self.consequence = StepText(CONSEQUENCE_PROMPT, lines=2)
+        self.consequence_note = FindingNote()
+
+        # 3 - one behavior
+        self.behavior_change = QComboBox()
+        for change in BehaviorChange:
+            self.behavior_change.addItem(CHANGE_LABELS[change], change.value)
+        self.behavior_text = StepText("The observable action, e.g. “Ask the rep to state the next step "
+                                      "the customer confirmed…”", lines=3)
+        self.completer = BehaviorCompleter(self)
+        self.behavior_text.set_completer(self.completer)
+        self.behavior_note = FindingNote()
+        self.split_button = QPushButton("Move the second behavior to a new item")
+        self.split_button.hide()
+
+        # 4 - one practice
+        self.practice_kind = QComboBox()
+        for kind in PracticeKind:
+            self.practice_kind.addItem(PRACTICE_LABELS[kind], kind.value)
+        self.practice_task = StepText("The task, e.g. “Role-play the moment three times…”", lines=2)
+        self.practice_note = FindingNote()
+
+        # 5 - next evidence point
+        self.next_evidence = StepText("Where you'll look, e.g. “Next two discovery recordings”", lines=1)
+        self.next_evidence_due = QDateEdit()
+        self.next_evidence_due.setDisplayFormat("yyyy-MM-dd")
+        self.next_evidence_due.setMinimumDate(NO_DATE)
+        self.next_evidence_due.setSpecialValueText("no date")
+        self.next_evidence_due.setCalendarPopup(True)
+        self.next_evidence_due.setDate(NO_DATE)
+        self.next_evidence_note = FindingNote()
+
+        # the rest of the seven components
+        self.owner_does = QLineEdit()
+        self.owner_does.setPlaceholderText("who practises")
+        self.owner_reviews = QLineEdit()
+        self.owner_reviews.setPlaceholderText("who reviews")
+        self.owner_note = FindingNote()
+        self.cadence = StepText("When you coach and look again, e.g. “Weekly 1:1, Thursdays”", lines=1)
+        self.indicator = StepText("Visible in calls or the CRM before revenue moves", lines=2)
+        self.review_rule_text = StepText("What makes you continue, adapt or replace", lines=2)
+        self.seen_in = self._count_box("seen in")
+        self.of_reviewed = self._count_box("of reviewed")
+        self.weeks_in_a_row = self._count_box("weeks in a row")
+        self.rule_note = QLabel()
+        self.rule_note.setObjectName("ruleNote")
+        self.rule_note.setWordWrap(True)
+        self.qualification_gap = QComboBox()
+        self.qualification_gap.addItem("(none)", "")
+        for gap in QUALIFICATION_GAPS:
+            self.qualification_gap.addItem(gap_label(gap), gap)
+        self.status = QComboBox()
+        for status in ItemStatus:
+            self.status.addItem(status.value.capitalize(), status.value)
+
+        # parked observations
+        self.parked_title = _step_title("", "Parked for later")
+        self.parked_list = QListView()
+        self.parked_list.setObjectName("parkedList")
+        self.parked_list.setMaximumHeight(110)
+        self.parked_list.setUniformItemSizes(True)
+        self.park_note = QLineEdit()
+        self.park_note.setPlaceholderText("Why park it (optional)")
+        self.promote_button = QPushButton("Promote to item")
+
+        self.form = QWidget()
+        self._lay_out()
+
+    def _count_box(self, name: str) -> QSpinBox:
+        box = QSpinBox()
+        box.setRange(0, 20)
+        box.setSpecialValueText("–")
+        box.setAccessibleName(name)
+        box.setFixedWidth(56)
+        return box
+
+    def _lay_out(self) -> None:
+        steps = QVBoxLayout(self.form)
+        steps.setContentsMargins(2, 2, 6, 2)
+        steps.setSpacing(3)
+        steps.addWidget(_step_title("1", "The moment"))
+        steps.addWidget(self.moment_card)
+        steps.addWidget(self.evidence_note)
+        steps.addWidget(_step_title("2", "Consequence"))
+        steps.addWidget(self.consequence)
+        steps.addWidget(self.consequence_note)
+        steps.addWidget(_step_title("3", "One behavior"))
+        steps.addWidget(self.behavior_change)
+        steps.addWidget(self.behavior_text)
+        steps.addWidget(self.behavior_note)
+        steps.addWidget(self.split_button)
+        steps.addWidget(_step_title("4", "One practice"))
+        steps.addWidget(self.practice_kind)
+        steps.addWidget(self.practice_task)
+        steps.addWidget(self.practice_note)
+        steps.addWidget(_step_title("5", "Next evidence point"))
+        steps.addWidget(self.next_evidence)
+        due = QHBoxLayout()
+        due.addWidget(_caption("by"))
+        due.addWidget(self.next_evidence_due, 1)
+        steps.addLayout(due)
+        steps.addWidget(self.next_evidence_note)
+
+        rule = QFrame()
+        rule.setFrameShape(QFrame.Shape.HLine)
+        steps.addWidget(rule)
+        more = QFormLayout()
+        more.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        more.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        more.addRow("Does it", self.owner_does)
+        more.addRow("Reviews it", self.owner_reviews)
+        steps.addLayout(more)
+        steps.addWidget(self.owner_note)
+        steps.addWidget(_caption("Cadence"))
+        steps.addWidget(self.cadence)
+        steps.addWidget(_caption("Indicator"))
+        steps.addWidget(self.indicator)
+        steps.addWidget(_caption("Review rule"))
+        steps.addWidget(self.review_rule_text)
+        counts = QHBoxLayout()
+        counts.setSpacing(4)
+        counts.addWidget(_caption("Continue when seen in"))
+        counts.addWidget(self.seen_in)
+        counts.addWidget(_caption("of"))
+        counts.addWidget(self.of_reviewed)
+        counts.addWidget(_caption("reviewed,"))
+        counts.addWidget(self.weeks_in_a_row)
+        counts.addWidget(_caption("weeks in a row"))
+        counts.addStretch(1)
+        steps.addLayout(counts)
+        steps.addWidget(self.rule_note)
+        last = QFormLayout()
+        last.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        last.addRow("Qualification gap", self.qualification_gap)
+        last.addRow("Status", self.status)
+        steps.addLayout(last)
+        steps.addStretch(1)
+
+        scroll = QScrollArea()
+        scroll.setObjectName("itemScroll")
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(self.form)
+        self.scroll = scroll
+
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.new_button)
+        buttons.addWidget(self.park_button)
+        buttons.addStretch(1)
+        park_row = QHBoxLayout()
+        park_row.addWidget(self.park_note, 1)
+        park_row.addWidget(self.promote_button)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 4, 4, 4)
+        layout.setSpacing(4)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.summary)
+        layout.addLayout(buttons)
+        layout.addWidget(self.message)
+        layout.addWidget(scroll, 1)
+        layout.addWidget(self.parked_title)
+        layout.addWidget(self.parked_list)
+        layout.addLayout(park_row)
+
+        # Tab follows the method's order, then the parked observations.
+        chain = [self.consequence, self.behavior_change, self.behavior_text, self.practice_kind,
+                 self.practice_task, self.next_evidence, self.next_evidence_due, self.owner_does,
+                 self.owner_reviews, self.cadence, self.indicator, self.review_rule_text, self.seen_in,
+                 self.of_reviewed, self.weeks_in_a_row, self.qualification_gap, self.status]
+        for first, second in zip(chain, chain[1:]):
+            QWidget.setTabOrder(first, second)
+        for button in (self.new_button, self.park_button, self.split_button, self.promote_button):
+            button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+
+    def form_widgets(self) -> list[QWidget]:
+        return [self.consequence, self.behavior_change, self.behavior_text, self.practice_kind,
+                self.practice_task, self.next_evidence, self.next_evidence_due, self.owner_does,
+                self.owner_reviews, self.cadence, self.indicator, self.review_rule_text, self.seen_in,
+                self.of_reviewed, self.weeks_in_a_row, self.qualification_gap, self.status]
+
+
+__all__ = ["ItemEditorView", "NO_DATE", "CONSEQUENCE_PROMPT", "gap_label"]
