@@ -1,0 +1,230 @@
+"""The child process side of transcription: faster-whisper, int8 on CPU.
+
+Runs in a process started with multiprocessing's "spawn" context (runner.py).
+It sends plain dict messages through a one-way pipe, in this order:
+
+    {"type": "info", "duration_ms", "language", "language_probability"}
+    {"type": "segment", "segment": Segment.to_dict()}        (as each is decoded)
+    {"type": "progress", "done_ms", "duration_ms"}           (after each segment)
+    {"type": "done", "segment_count", "language", "duration_ms"}
+or  {"type": "error", "message"}                              (and nothing after)
+
+The recording is decoded and transcribed in windows that grow (30 s, 2 min,
+8 min, then 10 min), cut at the quietest moment near each window's end, so the
+first segments arrive within seconds even for an hour-long call (faster-whisper
+alone decodes and runs VAD over the whole file before yielding anything).
+
+No heavy import at module level: the child must set HF_HUB_OFFLINE before
+huggingface_hub is imported, and the parent need not pay for faster-whisper.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
+from typing import Any
+
+SAMPLE_RATE = 16_000
+WINDOW_SECONDS = (30, 120, 480, 600)  # then 600 s each
+CUT_SEARCH_SECONDS = 3.0  # look this far back from a window's end for a quiet cut
+MIN_TAIL_SECONDS = 30  # don't leave a last window shorter than this
+
+
+@dataclass(frozen=True, slots=True)
+class TranscriptionSettings:
+    """What the coach can set; the rest stays at faster-whisper's defaults."""
+
+    language: str | None = None  # None: detect from the first window
+    vad_filter: bool = True
+    word_timestamps: bool = True
+    beam_size: int = 5  # faster-whisper's default
+    compute_type: str = "int8"
+    cpu_threads: int = 0  # 0: CTranslate2 picks
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class NetworkForbiddenError(RuntimeError):
+    """Raised inside the child when anything tries to reach the network."""
+
+
+_NETWORK_EVENTS = {"socket.connect", "socket.getaddrinfo", "socket.gethostbyname",
+                   "socket.gethostbyname_ex", "socket.gethostbyaddr", "socket.sendto",
+                   "socket.sendmsg", "socket.bind", "urllib.Request"}
+
+
+def forbid_network() -> None:
+    """Refuse, from here on, every network socket in this process (audit hook).
+
+    Local AF_UNIX sockets stay allowed; multiprocessing may use them.
+    """
+    import socket
+
+    def hook(event: str, args: tuple) -> None:
+        if event == "socket.__new__":
+            family = args[1] if len(args) > 1 else None
+            if family in (socket.AF_INET, socket.AF_INET6):
+                raise NetworkForbiddenError("transcription tried to open a network socket "
+                                            "while network is not allowed")
+        elif event in _NETWORK_EVENTS:
+            address = args[1] if len(args) > 1 else None
+            if isinstance(address, (str, bytes)) and event in ("socket.connect", "socket.bind"):
+                return  # an AF_UNIX path
+            raise NetworkForbiddenError(f"transcription tried to reach the network ({event}) "
+                                        "while network is not allowed")
+
+    sys.addaudithook(hook)
+
+
+def run_child(conn: Any, media_path: str, model_location: str, settings: dict[str, Any],
+              allow_network: bool, child_setup: Callable[[], None] | None = None) -> None:
+    """Entry point of the spawned child. Never raises: errors become an error message."""
+    if not allow_network:
+        os.environ["HF_HUB_OFFLINE"] = "1"  # before huggingface_hub is imported
+        os.environ["HF_HUB_DISABLE_TELEMETRY"] = "1"
+        forbid_network()
+    try:
+        if child_setup is not None:
+            child_setup()
+        for message in transcribe_windows(media_path, model_location,
+                                          TranscriptionSettings(**settings)):
+            conn.send(message)
+    except NetworkForbiddenError as exc:
+        conn.send({"type": "error", "message": str(exc)})
+    except Exception as exc:  # noqa: BLE001 - the parent shows the message
+        conn.send({"type": "error", "message": describe_error(exc, media_path, model_location)})
+        traceback.print_exc(file=sys.stderr)
+    finally:
+        conn.close()
+
+
+def describe_error(exc: BaseException, media_path: str, model_location: str) -> str:
+    text = str(exc) or type(exc).__name__
+    name = type(exc).__name__
+    if name in ("InvalidDataError", "FileNotFoundError", "PermissionError") or "av." in type(exc).__module__:
+        return f"{media_path}: cannot decode the recording ({text})"
+    if "model" in text.lower() or name in ("RuntimeError",) and "ctranslate2" in repr(exc).lower():
+        return f"the Whisper model at {model_location} could not be loaded ({text})"
+    return f"{media_path}: transcription failed ({name}: {text})"
+
+
+def media_duration_ms(media_path: str) -> int | None:
+    """Duration from the container, without decoding; None if the file does not say."""
+    import av
+
+    with av.open(media_path) as container:
+        if not container.streams.audio:
+            raise ValueError("the file has no audio track")
+        stream = container.streams.audio[0]
+        if stream.duration is not None and stream.time_base is not None:
+            return int(stream.duration * stream.time_base * 1000)
+        if container.duration is not None:
+            return int(container.duration / 1000)  # AV_TIME_BASE is microseconds
+    return None
+
+
+def decode_blocks(media_path: str) -> Iterator[Any]:
+    """Mono 16 kHz float32 blocks, decoded as the file is read (as faster-whisper does)."""
+    import av
+    import numpy as np
+
+    with av.open(media_path, metadata_errors="ignore") as container:
+        stream = container.streams.audio[0]
+        resampler = av.AudioResampler(format="s16", layout="mono", rate=SAMPLE_RATE)
+        for frame in container.decode(stream):
+            for out in resampler.resample(frame):
+                yield out.to_ndarray().reshape(-1).astype(np.float32) / 32768.0
+        for out in resampler.resample(None):
+            yield out.to_ndarray().reshape(-1).astype(np.float32) / 32768.0
+
+
+def quiet_cut(audio: Any, end: int) -> int:
+    """The quietest 20 ms frame in the few seconds before `end` (a cut that splits no word)."""
+    import numpy as np
+
+    frame = SAMPLE_RATE // 50
+    start = max(0, end - int(CUT_SEARCH_SECONDS * SAMPLE_RATE))
+    span = audio[start:end]
+    n = len(span) // frame
+    if n < 2:
+        return end
+    energy = (span[: n * frame].reshape(n, frame) ** 2).mean(axis=1)
+    return start + int(np.argmin(energy)) * frame + frame // 2
+
+
+def audio_windows(media_path: str) -> Iterator[tuple[int, Any]]:
+    """(offset in samples, audio) windows of growing length, cut in quiet places."""
+    import numpy as np
+
+    sizes = iter(WINDOW_SECONDS)
+    pending: list[Any] = []
+    pending_len = 0
+    offset = 0
+    target = next(sizes) * SAMPLE_RATE
+    tail = MIN_TAIL_SECONDS * SAMPLE_RATE
+    for block in decode_blocks(media_path):
+        pending.append(block)
+        pending_len += len(block)
+        if pending_len < target + tail:
+            continue
+        audio = np.concatenate(pending)
+        cut = quiet_cut(audio, target)
+        yield offset, audio[:cut]
+        offset += cut
+        pending, pending_len = [audio[cut:]], len(audio) - cut
+        target = next(sizes, WINDOW_SECONDS[-1]) * SAMPLE_RATE
+    if pending_len:
+        yield offset, np.concatenate(pending)
+
+
+def transcribe_windows(media_path: str, model_location: str,
+                       settings: TranscriptionSettings) -> Iterator[dict[str, Any]]:
+    """Load the model, then yield the protocol's messages for one recording."""
+    from faster_whisper import WhisperModel
+
+    duration_ms = media_duration_ms(media_path)
+    model = WhisperModel(model_location, device="cpu", compute_type=settings.compute_type,
+                         cpu_threads=settings.cpu_threads)
+    language = settings.language
+    count = 0
+    done_ms = 0
+    sent_info = False
+    for offset, audio in audio_windows(media_path):
+        offset_s = offset / SAMPLE_RATE
+        segments, info = model.transcribe(
+            audio, language=language, beam_size=settings.beam_size,
+            vad_filter=settings.vad_filter, word_timestamps=settings.word_timestamps)
+        if language is None:
+            language = info.language  # detected once, kept for the whole call
+        if not sent_info:
+            sent_info = True
+            yield {"type": "info", "duration_ms": duration_ms, "language": info.language,
+                   "language_probability": float(info.language_probability)}
+        for seg in segments:
+            count += 1
+            segment = _segment_dict(seg, offset_s)
+            done_ms = max(done_ms, segment["end_ms"])
+            yield {"type": "segment", "segment": segment}
+            yield {"type": "progress", "done_ms": done_ms, "duration_ms": duration_ms}
+        done_ms = max(done_ms, int(round((offset + len(audio)) / SAMPLE_RATE * 1000)))
+        yield {"type": "progress", "done_ms": done_ms, "duration_ms": duration_ms}
+    if not sent_info:
+        raise ValueError("the recording has no audio to transcribe")
+    yield {"type": "done", "segment_count": count, "language": language,
+           "duration_ms": duration_ms if duration_ms is not None else done_ms}
+
+
+def _segment_dict(seg: Any, offset_s: float) -> dict[str, Any]:
+    def ms(t: float) -> int:
+        return int(round((t + offset_s) * 1000))
+
+    words = None
+    if seg.words is not None:
+        words = [{"start_ms": ms(w.start), "end_ms": ms(w.end), "text": w.word.strip(),
+                  "probability": round(float(w.probability), 4)} for w in seg.words]
+    return {"start_ms": ms(seg.start), "end_ms": ms(seg.end), "speaker": None,
+            "text": seg.text.strip(), "words": words}
