@@ -37,6 +37,11 @@ class PlaybackClock:
     ``seek_settle_ms``: after a seek, VLC may still report times from before
     it (a queued event, or 0 while the input restarts). For this long only
     reports near the seek target are believed.
+
+    Seek lead: after a seek while playing, VLC's timeline restarts a few tens
+    of ms *ahead* of the target (measured: 30-40 ms with libvlc 3.0), and its
+    first update comes ~250 ms later. The clock learns that lead from the
+    jump at each first update and starts the next seek from target + lead.
     """
 
     def __init__(
@@ -60,6 +65,9 @@ class PlaybackClock:
         self._last_vlc_ms: int | None = None
         self._seek_target_ms: float | None = None
         self._seek_t = 0.0
+        self._seek_lead_ms = 0.0
+        self._learning_lead = False  # the first update after a playing seek
+        self._leads_seen = 0
 
     # --- reading -------------------------------------------------------
 
@@ -108,6 +116,8 @@ class PlaybackClock:
             if self._seek_target_ms is not None:
                 if t - self._seek_t > self._seek_settle_s:
                     self._seek_target_ms = None
+                elif ms == self._seek_target_ms:
+                    return  # VLC echoing set_time: no news about the timeline
                 elif not self._near_seek_target(ms, t):
                     return  # a report from before the seek
             if not self._playing:
@@ -118,6 +128,9 @@ class PlaybackClock:
                     self._anchor_ms, self._anchor_t = float(ms), t
                 return
             before = self._position(t)
+            if self._learning_lead:
+                self._learning_lead = False
+                self._learn_seek_lead(ms - before)
             behind = before - ms
             self._floor_ms = before if 0 < behind <= self._max_backstep_ms else None
             self._anchor_ms, self._anchor_t = float(ms), t
@@ -145,9 +158,12 @@ class PlaybackClock:
     def on_seek(self, ms: float, at: float | None = None) -> None:
         with self._lock:
             t = self._now() if at is None else at
-            self._anchor_ms, self._anchor_t = max(0.0, float(ms)), t
+            target = max(0.0, float(ms))
+            lead = self._seek_lead_ms if self._playing else 0.0
+            self._anchor_ms, self._anchor_t = target + lead, t
             self._floor_ms = None
-            self._seek_target_ms, self._seek_t = self._anchor_ms, t
+            self._seek_target_ms, self._seek_t = target, t
+            self._learning_lead = self._playing
 
     def on_rate(self, rate: float, at: float | None = None) -> None:
         if rate <= 0:
@@ -166,6 +182,7 @@ class PlaybackClock:
             self._playing = False
             self._last_vlc_ms = None
             self._seek_target_ms = None
+            self._learning_lead = False
 
     # --- inside the lock -------------------------------------------------
 
@@ -177,6 +194,16 @@ class PlaybackClock:
         if self._floor_ms is not None:
             position = max(position, self._floor_ms)
         return position
+
+    def _learn_seek_lead(self, jump_ms: float) -> None:
+        # The first seek is taken whole, later ones half-way: settles at
+        # once, shrugs off one odd seek. A big jump is something else (a
+        # failed seek), not the lead.
+        if abs(jump_ms) <= self._max_backstep_ms:
+            weight = 0.5 if self._leads_seen else 1.0
+            lead = self._seek_lead_ms + weight * jump_ms
+            self._seek_lead_ms = min(100.0, max(-100.0, lead))
+            self._leads_seen += 1
 
     def _near_seek_target(self, ms: int, t: float) -> bool:
         target = self._seek_target_ms

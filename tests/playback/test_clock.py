@@ -254,3 +254,54 @@ def test_reports_from_another_thread_are_safe(clock, fake):
     worker.join()
     assert clock.now_ms() == 29_995
     assert all(0 <= r <= 29_995 for r in readings)
+
+
+def test_echo_of_the_seek_target_does_not_reanchor(clock, fake):
+    clock.on_play()
+    clock.on_seek(4000)
+    fake.advance(30)
+    clock.on_vlc_time(4000)  # set_time's synchronous echo, a moment later
+    assert clock.now_ms() == 4030
+
+
+def _seek_and_report(clock: PlaybackClock, fake: FakeTime, target: int, vlc_lead: int) -> int:
+    """Seek while playing; VLC's first update (250 ms on) runs ``vlc_lead`` ahead."""
+    clock.on_seek(target)
+    fake.advance(250)
+    before = clock.now_ms()
+    clock.on_vlc_time(target + 250 + vlc_lead)
+    return target + 250 + vlc_lead - before
+
+
+def test_learns_how_far_ahead_vlc_restarts_after_a_seek(clock, fake):
+    clock.on_play()
+    clock.on_vlc_time(1000)
+    jumps = [_seek_and_report(clock, fake, target, 36) for target in (2000, 6000, 3000, 8000, 5000)]
+    assert jumps[0] == 36
+    assert all(abs(jump) <= 1 for jump in jumps[1:])  # seeks now start where VLC does
+    clock.on_seek(7000)
+    assert clock.now_ms() == pytest.approx(7036, abs=3)
+
+
+def test_no_lead_when_seeking_while_paused(clock, fake):
+    clock.on_play()
+    for target in (2000, 6000, 3000):
+        _seek_and_report(clock, fake, target, 40)
+    clock.on_pause()
+    clock.on_seek(9000)
+    assert clock.now_ms() == 9000
+
+
+def test_a_noisy_seek_moves_the_learned_lead_only_half_way(clock, fake):
+    clock.on_play()
+    _seek_and_report(clock, fake, 2000, 36)
+    assert _seek_and_report(clock, fake, 6000, 56) == 20
+    clock.on_seek(3000)
+    assert clock.now_ms() == 3046
+
+
+def test_an_odd_jump_after_a_seek_is_not_learned(clock, fake):
+    clock.on_play()
+    _seek_and_report(clock, fake, 2000, 900)  # not a lead: something else happened
+    clock.on_seek(5000)
+    assert clock.now_ms() == 5000
