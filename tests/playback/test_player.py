@@ -224,6 +224,7 @@ def test_pitch_is_kept_when_faster(tone_file):
     assert peak_hz == pytest.approx(TONE_HZ, abs=5)  # 660 Hz if pitch went up
 
 
+@pytest.mark.slow
 def test_clock_follows_the_true_media_position(tone_file):
     result = measure_marks(tone_file, 1.0, seconds=2.5, settle_s=0.8)
     assert len(result.clock_ms) > 20
