@@ -1,0 +1,447 @@
+"""CRM evidence beside the call: import opportunity exports, link calls, check next steps.
+
+The export is parsed and planned entirely before the store is touched
+(`desktop.exchange.crm_csv`, `crm_plan`); `apply_import` then writes the whole
+plan in one transaction, so a refused file leaves the store as it was.
+
+When is a next step "as of"? Each history entry (OpportunitySnapshot) is dated
+by the row's Last Modified Date when the export has that column (the CRM's own
+time for the state the row shows, in UTC), and by the time of the import when
+it doesn't. The CRM time is the better one: a next step typed the day before
+the call but imported a week after it must not count as recorded after the
+call. Every import also notes when it last saw each opportunity
+(`Opportunity.updated_at`), so an import after the call that finds the next
+step unchanged is a conclusive "not recorded", not a missing import.
+
+A history entry is added when an import creates an opportunity, and whenever
+the next step, its date or the stage changes; other fields (owner, close
+date...) are updated in place without history.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
+from pathlib import Path
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from db.base import utcnow
+from db.models import Call, CoachingItem, ItemEvidence, Opportunity, OpportunitySnapshot
+from db.store import Store
+from desktop.core.enums import Crm
+from desktop.core.indicators import CrmCheck
+from desktop.core.next_step_check import NextStepCheck, NextStepValue, check_next_step_recorded
+from desktop.errors import CallmarkError, NotFound
+from desktop.exchange.crm_csv import CrmImportError, OpportunityRow, ParsedExport, parse_export
+from desktop.exchange.crm_headers import FIELDS, normalize_external_id
+from desktop.exchange.crm_links import LinkSuggestion, suggest_opportunities
+from desktop.exchange.crm_plan import ImportPlan, plan_import
+from desktop.exchange.crm_plan import OpportunitySnapshot as PlannedSnapshot
+from desktop.services.people import get_setting, set_setting
+
+#: store-side setting: field -> header the coach mapped once (e.g. a custom next-step date)
+COLUMNS_SETTING = "crm_columns"
+#: fields whose change adds a history entry
+HISTORY_FIELDS = ("stage", "next_step", "next_step_date")
+#: fields a coach can cite as evidence in a coaching item
+CITABLE_FIELDS = {"next_step": "Next step", "next_step_date": "Next step date",
+                  "stage": "Stage", "close_date": "Close date"}
+CRM_LABELS = {Crm.SALESFORCE: "Salesforce", Crm.HUBSPOT: "HubSpot", Crm.OTHER: "CRM"}
+
+
+# --- plain data handed to the CLI and the GUI ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OpportunityInfo:
+    id: int
+    crm: str
+    external_id: str
+    name: str
+    account: str | None
+    stage: str | None
+    next_step: str | None
+    next_step_date: date | None
+    close_date: date | None
+    owner: str | None
+    #: when an import last saw this opportunity (UTC)
+    last_seen: datetime
+
+    @property
+    def crm_label(self) -> str:
+        return CRM_LABELS.get(Crm(self.crm), self.crm)
+
+    def to_json(self) -> dict:
+        return {k: (v.isoformat() if isinstance(v, (date, datetime)) else v)
+                for k, v in dataclasses.asdict(self).items()}
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """The stage and next step as one import saw them."""
+
+    as_of: datetime
+    stage: str | None
+    next_step: str | None
+    next_step_date: date | None
+    source_file: str | None
+    #: True when dated after the call (False: before or on the call's day)
+    after_call: bool | None = None
+
+    def to_json(self) -> dict:
+        return {"as_of": self.as_of.isoformat(), "stage": self.stage, "next_step": self.next_step,
+                "next_step_date": self.next_step_date.isoformat() if self.next_step_date else None,
+                "source_file": self.source_file, "after_call": self.after_call}
+
+
+@dataclass(frozen=True)
+class CallOpportunity:
+    """What the workspace shows beside a call: its opportunity, history and next-step check."""
+
+    call_id: int
+    call_at: datetime | None
+    opportunity: OpportunityInfo
+    history: list[HistoryEntry]
+    check: NextStepCheck
+
+    def to_json(self) -> dict:
+        return {"call_id": self.call_id,
+                "call_at": self.call_at.isoformat() if self.call_at else None,
+                "opportunity": self.opportunity.to_json(),
+                "history": [h.to_json() for h in self.history],
+                "next_step_check": check_json(self.check)}
+
+
+def check_json(check: NextStepCheck) -> dict:
+    value = check.value
+    return {"recorded": check.recorded, "conclusive": check.conclusive, "reason": check.reason,
+            "value": None if value is None else {
+                "as_of": value.as_of.isoformat(), "next_step": value.next_step,
+                "next_step_date": value.next_step_date.isoformat() if value.next_step_date else None}}
+
+
+@dataclass
+class ImportResult:
+    plan: ImportPlan
+    #: ids (store) of the opportunities created or updated
+    written: list[int] = field(default_factory=list)
+    history_added: int = 0
+
+
+# --- import ---------------------------------------------------------------------------------------
+
+
+def remembered_columns(store: Store) -> dict[str, str]:
+    with store.read() as session:
+        value = get_setting(session, COLUMNS_SETTING) or {}
+    return {str(k): str(v) for k, v in dict(value).items() if v}
+
+
+def remember_columns(store: Store, mapping: Mapping[str, str] | None) -> dict[str, str]:
+    """Remember field -> header for the next imports; an empty header forgets that field."""
+    mapping = dict(mapping or {})
+    unknown = sorted(set(mapping) - set(FIELDS))
+    if unknown:
+        raise CallmarkError(f"column mapping: unknown field {unknown[0]!r} "
+                            f"(fields: {', '.join(FIELDS)})")
+    current = remembered_columns(store)
+    for name, header in mapping.items():
+        header = (header or "").strip()
+        if header:
+            current[name] = header
+        else:
+            current.pop(name, None)
+    with store.write() as session:
+        set_setting(session, COLUMNS_SETTING, current)
+    return current
+
+
+def _naive_utc(value: datetime | None) -> datetime | None:
+    if value is not None and value.tzinfo is not None:
+        return value.astimezone(timezone.utc).replace(tzinfo=None)
+    return value
+
+
+def _parse(store: Store, path, crm, columns, day_first) -> ParsedExport:
+    """Parse with the given mapping, or the remembered one (dropped if this file lacks it)."""
+    if columns is not None:
+        return parse_export(path, crm=crm, columns=columns or None, day_first=day_first)
+    remembered = remembered_columns(store)
+    try:
+        return parse_export(path, crm=crm, columns=remembered or None, day_first=day_first)
+    except CrmImportError as exc:
+        # A remembered column belongs to one kind of export; another export may not
+        # have it. Read this one without the mapping and say so.
+        if not remembered or "mapped to" not in str(exc):
+            raise
+    parsed = parse_export(path, crm=crm, day_first=day_first)
+    shown = ", ".join(f"{h!r} ({f.replace('_', ' ')})" for f, h in remembered.items())
+    parsed.warnings.append(f"the remembered column {shown} is not in this export; "
+                           "imported without it")
+    return parsed
+
+
+def _snapshots(session: Session, crm: Crm) -> dict[str, PlannedSnapshot]:
+    latest: dict[int, datetime] = {}
+    for opp_id, as_of in session.execute(
+            select(OpportunitySnapshot.opportunity_id, OpportunitySnapshot.as_of)
+            .join(Opportunity).where(Opportunity.crm == crm)):
+        if opp_id not in latest or as_of > latest[opp_id]:
+            latest[opp_id] = as_of
+    out = {}
+    for o in session.scalars(select(Opportunity).where(Opportunity.crm == crm)):
+        out[o.external_id] = PlannedSnapshot(
+            o.external_id, o.name or None, o.account, o.stage, o.next_step, o.next_step_date,
+            o.close_date, o.owner, last_modified=latest.get(o.id))
+    return out
+
+
+def _plan(session: Session, parsed: ParsedExport) -> ImportPlan:
+    # Compare CRM times in UTC, as the store keeps them.
+    parsed.rows = [dataclasses.replace(r, last_modified=_naive_utc(r.last_modified))
+                   for r in parsed.rows]
+    return plan_import(parsed, _snapshots(session, parsed.crm))
+
+
+def preview_import(store: Store, path: str | Path, crm: Crm | str | None = None,
+                   columns: Mapping[str, str] | None = None,
+                   day_first: bool | None = None) -> ImportPlan:
+    """What importing `path` would create and update. Writes nothing.
+
+    columns: field -> header; None uses the mapping remembered in the store.
+    Raises CrmImportError (file and line) for an export Callmark refuses.
+    """
+    parsed = _parse(store, path, crm, columns, day_first)
+    with store.read() as session:
+        return _plan(session, parsed)
+
+
+def _set_fields(opp: Opportunity, row: OpportunityRow, names) -> None:
+    for name in names:
+        value = getattr(row, name)
+        if name == "name":
+            value = value or ""
+        setattr(opp, name, value)
+
+
+def apply_import(store: Store, path: str | Path, crm: Crm | str | None = None,
+                 columns: Mapping[str, str] | None = None, day_first: bool | None = None,
+                 *, now: datetime | None = None) -> ImportResult:
+    """Import an export: everything is read and checked first, then written in one transaction.
+
+    now: the import's time (naive UTC; tests script timelines with it).
+    """
+    parsed = _parse(store, path, crm, columns, day_first)
+    imported_at = _naive_utc(now) or utcnow()
+    source = str(Path(path).resolve())
+    compared = [f for f in ("name", "account", "stage", "next_step", "next_step_date",
+                            "close_date", "owner") if f in parsed.columns]
+    with store.write() as session:
+        # Planned inside the write transaction: nothing can change between plan and write.
+        plan = _plan(session, parsed)
+        if plan.errors:
+            raise CrmImportError(f"{source}: {plan.errors[0]}")
+        result = ImportResult(plan)
+        by_id = {o.external_id: o for o in session.scalars(
+            select(Opportunity).where(Opportunity.crm == parsed.crm))}
+        created = []
+        for row in plan.created:
+            opp = Opportunity(crm=parsed.crm, external_id=row.external_id, updated_at=imported_at)
+            _set_fields(opp, row, compared)
+            opp.history.append(_snapshot(opp, row, imported_at, source))
+            session.add(opp)
+            created.append(opp)
+            result.history_added += 1
+        for upd in plan.updated:
+            opp = by_id[upd.row.external_id]
+            _set_fields(opp, upd.row, [c.field for c in upd.changes])
+            opp.updated_at = imported_at
+            if any(c.field in HISTORY_FIELDS for c in upd.changes):
+                opp.history.append(_snapshot(opp, upd.row, imported_at, source))
+                result.history_added += 1
+        for row in plan.unchanged:
+            by_id[row.external_id].updated_at = imported_at  # seen again, unchanged
+        session.flush()
+        result.written = [o.id for o in created] + [by_id[u.row.external_id].id
+                                                    for u in plan.updated]
+    return result
+
+
+def _snapshot(opp: Opportunity, row: OpportunityRow, imported_at: datetime,
+              source: str) -> OpportunitySnapshot:
+    return OpportunitySnapshot(as_of=row.last_modified or imported_at, source_file=source,
+                               stage=opp.stage, next_step=opp.next_step,
+                               next_step_date=opp.next_step_date)
+
+
+# --- opportunities and links -------------------------------------------------------------------
+
+
+def _info(opp: Opportunity) -> OpportunityInfo:
+    return OpportunityInfo(opp.id, opp.crm.value, opp.external_id, opp.name or "", opp.account,
+                           opp.stage, opp.next_step, opp.next_step_date, opp.close_date,
+                           opp.owner, opp.updated_at)
+
+
+def list_opportunities(store: Store) -> list[OpportunityInfo]:
+    with store.read() as session:
+        return [_info(o) for o in session.scalars(
+            select(Opportunity).order_by(Opportunity.name, Opportunity.id))]
+
+
+def _call(session: Session, call_id: int) -> Call:
+    call = session.get(Call, int(call_id))
+    if call is None:
+        raise NotFound(f"call {call_id}: no such call in this library")
+    return call
+
+
+def find_opportunity(session: Session, ref: str | int) -> Opportunity:
+    """By CRM id (a Salesforce 15-character id finds its 18-character form), else by store id."""
+    text = str(ref).strip()
+    if not text:
+        raise CallmarkError("opportunity: give its CRM id (e.g. 0065g00000XyZ1A or 9001)")
+    for crm in Crm:
+        found = session.scalar(select(Opportunity).where(
+            Opportunity.crm == crm, Opportunity.external_id == normalize_external_id(crm, text)))
+        if found is not None:
+            return found
+    if text.lstrip("#").isdigit():
+        found = session.get(Opportunity, int(text.lstrip("#")))
+        if found is not None:
+            return found
+    raise NotFound(f"opportunity {text}: no imported opportunity has this id "
+                   "(import the CRM export first: callmark crm import FILE)")
+
+
+def link_call(store: Store, call_id: int, opportunity_ref: str | int) -> OpportunityInfo:
+    """Link a call to an opportunity by hand (CRM id, or the store's id)."""
+    with store.write() as session:
+        call = _call(session, call_id)
+        opp = find_opportunity(session, opportunity_ref)
+        call.opportunity_id = opp.id
+        return _info(opp)
+
+
+def unlink_call(store: Store, call_id: int) -> None:
+    with store.write() as session:
+        _call(session, call_id).opportunity_id = None
+
+
+def suggest_links(store: Store, call_id: int) -> list[LinkSuggestion]:
+    """Opportunities whose name or account appears in the call title, best first.
+
+    Each suggestion's `opportunity` is an OpportunityInfo."""
+    with store.read() as session:
+        title = _call(session, call_id).title
+    return suggest_opportunities(title, list_opportunities(store))
+
+
+# --- the call's opportunity and the next-step check ----------------------------------------------
+
+
+def _after(as_of: datetime, call_at: datetime | None) -> bool | None:
+    # As the check reads it: a date-only CRM time (midnight) on the call's day is before it.
+    return None if call_at is None else as_of > call_at
+
+
+def _history_values(opp: Opportunity) -> list[NextStepValue]:
+    values = [NextStepValue(s.as_of, s.next_step, s.next_step_date) for s in opp.history]
+    # The last import that saw it unchanged also tells what the next step was then.
+    values.append(NextStepValue(opp.updated_at, opp.next_step, opp.next_step_date))
+    return values
+
+
+def _check(call: Call) -> NextStepCheck:
+    if call.opportunity is None:
+        return NextStepCheck(False, "the call is not linked to an opportunity", None, False)
+    if call.recorded_at is None:
+        return NextStepCheck(False, "the call has no recording date to compare the CRM with",
+                             None, False)
+    return check_next_step_recorded(call.recorded_at, _history_values(call.opportunity))
+
+
+def opportunity_for_call(store: Store, call_id: int) -> CallOpportunity | None:
+    """The linked opportunity, its history marked before/after the call, and the check."""
+    with store.read() as session:
+        call = _call(session, call_id)
+        opp = call.opportunity
+        if opp is None:
+            return None
+        history = [HistoryEntry(s.as_of, s.stage, s.next_step, s.next_step_date, s.source_file,
+                                _after(s.as_of, call.recorded_at))
+                   for s in sorted(opp.history, key=lambda s: (s.as_of, s.id))]
+        return CallOpportunity(call.id, call.recorded_at, _info(opp), history, _check(call))
+
+
+def next_step_check(store: Store, call_id: int) -> NextStepCheck:
+    """Is a customer-confirmed next step with a date recorded after this call?"""
+    with store.read() as session:
+        return _check(_call(session, call_id))
+
+
+def _linked_calls(session: Session, manager: str | None):
+    calls = session.scalars(select(Call).where(Call.opportunity_id.is_not(None))
+                            .order_by(Call.recorded_at, Call.id)).all()
+    if manager:
+        calls = [c for c in calls if c.manager is not None and c.manager.name == manager]
+    return calls
+
+
+def inspection_checks(store: Store, manager: str | None = None) -> list[NextStepCheck]:
+    """The next-step check for every call linked to an opportunity (one manager's, if given)."""
+    with store.read() as session:
+        return [_check(c) for c in _linked_calls(session, manager)]
+
+
+def crm_checks(store: Store, manager: str | None = None) -> list[CrmCheck]:
+    """The conclusive checks, dated by the call, as the inspection-quality indicator reads them."""
+    with store.read() as session:
+        out = []
+        for call in _linked_calls(session, manager):
+            check = _check(call)
+            if check.conclusive and call.recorded_at is not None:
+                out.append(CrmCheck(call.recorded_at.date(), check.recorded))
+        return out
+
+
+# --- CRM fields as evidence in a coaching item ---------------------------------------------------
+
+
+def _field_text(opp: Opportunity, name: str) -> str:
+    value = getattr(opp, name)
+    if name == "next_step" and opp.next_step_date is not None and value:
+        return f"{value} (by {opp.next_step_date.isoformat()})"
+    return value.isoformat() if isinstance(value, date) else (value or "")
+
+
+def cite_crm_evidence(store: Store, item_id: int, opportunity_id: int, field_name: str) -> int:
+    """Cite a CRM field of an opportunity, as of its latest import, as evidence in an item.
+
+    Returns the new evidence id. The text names the CRM, the field and the
+    opportunity; the date is the day of the import that last saw the value.
+    """
+    if field_name not in CITABLE_FIELDS:
+        raise CallmarkError(f"CRM field {field_name!r}: cite one of {', '.join(CITABLE_FIELDS)}")
+    with store.write() as session:
+        item = session.get(CoachingItem, int(item_id))
+        if item is None:
+            raise NotFound(f"item {item_id}: no such coaching item")
+        opp = session.get(Opportunity, int(opportunity_id))
+        if opp is None:
+            raise NotFound(f"opportunity {opportunity_id}: no such opportunity in this library")
+        value = _field_text(opp, field_name)
+        if not value:
+            raise CallmarkError(f"opportunity {opp.external_id} ({opp.name}): the "
+                                f"{CITABLE_FIELDS[field_name].lower()} is empty, nothing to cite")
+        label = CRM_LABELS.get(opp.crm, "CRM")
+        text = f"{label} {CITABLE_FIELDS[field_name].lower()} of {opp.name or opp.external_id}: {value}"
+        evidence = ItemEvidence(kind="crm", text=text, on_date=opp.updated_at.date(),
+                                opportunity_id=opp.id, field=field_name)
+        item.evidence.append(evidence)
+        session.flush()
+        return evidence.id
