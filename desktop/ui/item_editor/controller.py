@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
-from datetime import date
 
-from PySide6.QtCore import QDate, QObject, QStringListModel, Qt, Signal
-from PySide6.QtWidgets import QComboBox, QLineEdit, QWidget
+from PySide6.QtCore import QObject, QStringListModel, Qt, Signal
+from PySide6.QtWidgets import QComboBox
 
 from desktop.core.enums import Severity
 from desktop.core.specificity import Finding, passes
@@ -15,7 +14,7 @@ from desktop.errors import CallmarkError
 from desktop.services import items, moments, parking
 from desktop.ui.item_editor.autosave import FieldSaver
 from desktop.ui.item_editor.fields import SEVERITY_COLOURS, SEVERITY_MARKS, StepText, worst
-from desktop.ui.item_editor.view import NO_DATE, ItemEditorView
+from desktop.ui.item_editor.view import ItemEditorView
 
 # Widgets whose text is an item field of the same name.
 TEXT_WIDGETS = ("consequence", "behavior_text", "practice_task", "next_evidence", "cadence", "indicator",
@@ -68,7 +67,7 @@ class ItemEditorController(QObject):
         for name in COMBO_FIELDS:
             combo: QComboBox = getattr(v, name)
             combo.currentIndexChanged.connect(lambda _i, f=name, c=combo: self.on_choice(f, c.currentData()))
-        v.next_evidence_due.dateChanged.connect(self.on_due_changed)
+        v.next_evidence_due.textEdited.connect(self.on_due_changed)
         v.next_evidence_due.editingFinished.connect(self.saver.flush)
         for box in (v.seen_in, v.of_reviewed, v.weeks_in_a_row):
             box.valueChanged.connect(self.on_rule_counts_changed)
@@ -111,8 +110,8 @@ class ItemEditorController(QObject):
                 value = (getattr(row, name) or "") if row else ""
                 index = combo.findData(value)
                 combo.setCurrentIndex(max(index, 0))
-            due = row.next_evidence_due if row else None
-            v.next_evidence_due.setDate(QDate(due.year, due.month, due.day) if due else NO_DATE)
+            v.next_evidence_due.set_date(row.next_evidence_due if row else None)
+            v.next_evidence_due.setStyleSheet("")
             rule = row.continue_after if row else None
             v.seen_in.setValue(rule.seen_in if rule else 0)
             v.of_reviewed.setValue(rule.of_reviewed if rule else 0)
@@ -214,11 +213,17 @@ class ItemEditorController(QObject):
         self.saver.save_now(field, value)
         self.recheck()
 
-    def on_due_changed(self, qdate: QDate) -> None:
+    def on_due_changed(self, _text: str) -> None:
         if self._loading or self.item is None:
             return
-        due = None if qdate == NO_DATE else date(qdate.year(), qdate.month(), qdate.day())
-        self.saver.change("next_evidence_due", due)
+        field = self.view.next_evidence_due
+        if field.is_valid():
+            field.setStyleSheet("")
+            self.saver.change("next_evidence_due", field.date_value())
+        else:
+            # Half-typed dates are normal; only a finished one that is not a date is marked.
+            done = len(field.text().strip()) >= 8
+            field.setStyleSheet(f"border: 2px solid {SEVERITY_COLOURS[Severity.ERROR]}" if done else "")
         self.recheck()
 
     def on_rule_counts_changed(self) -> None:
@@ -260,8 +265,8 @@ class ItemEditorController(QObject):
         values = {name: getattr(v, name).text() for name in TEXT_WIDGETS}
         for name in COMBO_FIELDS:
             values[name] = getattr(v, name).currentData() or (None if name == "qualification_gap" else "")
-        qdate = v.next_evidence_due.date()
-        values["next_evidence_due"] = None if qdate == NO_DATE else date(qdate.year(), qdate.month(), qdate.day())
+        due = v.next_evidence_due
+        values["next_evidence_due"] = due.date_value() if due.is_valid() else None
         return dataclasses.replace(self.item, **values)
 
     def recheck(self) -> None:
@@ -287,7 +292,7 @@ class ItemEditorController(QObject):
         advice = len(found) - errors
         head = f"Item {row.id} for {_esc(row.manager or 'no manager')} · {row.status}"
         if passes(found):
-            verdict = f"<span style='color:#2E7D32'>✔ specific enough to coach</span>"
+            verdict = "<span style='color:#2E7D32'>✔ specific enough to coach</span>"
         else:
             verdict = (f"<span style='color:{SEVERITY_COLOURS[Severity.ERROR]}'>"
                        f"{SEVERITY_MARKS[Severity.ERROR]} {errors} to fix</span>")
@@ -392,9 +397,3 @@ class ItemEditorController(QObject):
     def parked(self) -> list[parking.ParkedRow]:
         return list(self._parked)
 
-
-def focus_chain(view: ItemEditorView) -> list[QWidget]:
-    return view.form_widgets()
-
-
-__all__ = ["ItemEditorController", "QLineEdit"]

@@ -8,9 +8,12 @@ findings under its field: severity mark, reason, suggestion.
 
 from __future__ import annotations
 
+import re
+from datetime import date
+
 from PySide6.QtCore import QStringListModel, Qt, Signal
-from PySide6.QtGui import QColor, QFocusEvent, QFontMetrics, QKeyEvent, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import QCompleter, QLabel, QPlainTextEdit, QTextEdit, QWidget
+from PySide6.QtGui import QColor, QFontMetrics, QKeyEvent, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import QApplication, QCompleter, QLabel, QLineEdit, QPlainTextEdit, QTextEdit, QWidget
 
 from desktop.core.enums import Severity
 from desktop.core.specificity import Finding
@@ -41,6 +44,7 @@ class StepText(QPlainTextEdit):
         self._severity: Severity | None = None
         self._completer: QCompleter | None = None
         self.textChanged.connect(self._on_text_changed)
+        QApplication.instance().focusChanged.connect(self._on_focus_changed)
 
     # --- loading without counting as typing -----------------------------------------------
 
@@ -83,18 +87,32 @@ class StepText(QPlainTextEdit):
         popup = self._completer.popup() if self._completer else None
         if popup is not None and popup.isVisible() and event.key() in (
                 Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape, Qt.Key.Key_Tab, Qt.Key.Key_Backtab):
-            event.ignore()  # the completer's popup takes these
-            return
+            # Normally the popup's own filter takes these; if one reaches us, a chosen
+            # suggestion is taken, otherwise the popup closes and the key does its usual job.
+            chosen = popup.currentIndex()
+            popup.hide()
+            if event.key() == Qt.Key.Key_Escape:
+                return
+            if chosen.isValid() and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+                self._insert_completion(chosen.data())
+                return
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) \
                 and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
             self.focusNextChild()
             return
         super().keyPressEvent(event)
 
-    def focusOutEvent(self, event: QFocusEvent) -> None:  # noqa: N802
-        super().focusOutEvent(event)
-        if event.reason() != Qt.FocusReason.PopupFocusReason:
-            self.left.emit()
+    def _on_focus_changed(self, old, new) -> None:
+        # Followed through the application: while the suggestions popup is open the field
+        # gets no focus-out event, yet Tab still moves on.
+        if old is not self or new is self:
+            return
+        popup = self._completer.popup() if self._completer else None
+        if popup is not None and new is popup:
+            return  # the suggestions list took the keys: still typing here
+        if popup is not None and popup.isVisible():
+            popup.hide()
+        self.left.emit()
 
     # --- the spell-checker look ---------------------------------------------------------------
 
@@ -188,3 +206,38 @@ class BehaviorCompleter(QCompleter):
             self.popup().hide()
         return found
 
+
+
+class DueDateEdit(QLineEdit):
+    """The next evidence date, typed as 2026-12-14 (or 20261214); empty means no date yet.
+
+    A QDateEdit can't be empty and makes the coach walk its sections with Tab;
+    a plain field typed as ISO text keeps Tab for moving on.
+    """
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setPlaceholderText("YYYY-MM-DD")
+        self.setMaxLength(10)
+        self.returnPressed.connect(self.focusNextChild)
+
+    def set_date(self, value: date | None) -> None:
+        text = value.isoformat() if value else ""
+        if text != self.text():
+            self.setText(text)
+
+    def date_value(self) -> date | None:
+        """The typed date; None when empty; raises ValueError for text that is not a date."""
+        text = self.text().strip()
+        if not text:
+            return None
+        if re.fullmatch(r"\d{8}", text):
+            text = f"{text[:4]}-{text[4:6]}-{text[6:]}"
+        return date.fromisoformat(text)
+
+    def is_valid(self) -> bool:
+        try:
+            self.date_value()
+        except ValueError:
+            return False
+        return True

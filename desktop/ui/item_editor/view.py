@@ -7,16 +7,15 @@ practice -> next evidence point -> the rest.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QDate, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QComboBox, QDateEdit, QFormLayout, QFrame, QHBoxLayout, QLabel, QLineEdit, QListView, QPushButton,
+    QComboBox, QFormLayout, QFrame, QHBoxLayout, QLabel, QLineEdit, QListView, QPushButton,
     QScrollArea, QSpinBox, QVBoxLayout, QWidget,
 )
 
 from desktop.core.enums import QUALIFICATION_GAPS, BehaviorChange, ItemStatus, PracticeKind
-from desktop.ui.item_editor.fields import BehaviorCompleter, FindingNote, StepText
+from desktop.ui.item_editor.fields import BehaviorCompleter, DueDateEdit, FindingNote, StepText
 
-NO_DATE = QDate(2000, 1, 1)  # shown as "no date": a QDateEdit can't be empty
 CONSEQUENCE_PROMPT = "What does the manager or rep still not know because of this moment?"
 PRACTICE_LABELS = {PracticeKind.ROLE_PLAY: "Role-play", PracticeKind.CALL_REVIEW: "Call review",
                    PracticeKind.LIVE_PIPELINE_REVIEW: "Live pipeline review"}
@@ -92,12 +91,7 @@ class ItemEditorView(QWidget):
 
         # 5 - next evidence point
         self.next_evidence = StepText("Where you'll look, e.g. “Next two discovery recordings”", lines=1)
-        self.next_evidence_due = QDateEdit()
-        self.next_evidence_due.setDisplayFormat("yyyy-MM-dd")
-        self.next_evidence_due.setMinimumDate(NO_DATE)
-        self.next_evidence_due.setSpecialValueText("no date")
-        self.next_evidence_due.setCalendarPopup(True)
-        self.next_evidence_due.setDate(NO_DATE)
+        self.next_evidence_due = DueDateEdit()
         self.next_evidence_note = FindingNote()
 
         # the rest of the seven components
@@ -251,4 +245,4 @@ class ItemEditorView(QWidget):
                 self.of_reviewed, self.weeks_in_a_row, self.qualification_gap, self.status]
 
 
-__all__ = ["ItemEditorView", "NO_DATE", "CONSEQUENCE_PROMPT", "gap_label"]
+__all__ = ["ItemEditorView", "CONSEQUENCE_PROMPT", "gap_label"]
