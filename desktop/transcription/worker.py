@@ -83,13 +83,13 @@ def forbid_network() -> None:
 def run_child(conn: Any, media_path: str, model_location: str, settings: dict[str, Any],
               allow_network: bool, child_setup: Callable[[], None] | None = None) -> None:
     """Entry point of the spawned child. Never raises: errors become an error message."""
-    if not allow_network:
-        os.environ["HF_HUB_OFFLINE"] = "1"  # before huggingface_hub is imported
-        os.environ["HF_HUB_DISABLE_TELEMETRY"] = "1"
-        forbid_network()
     try:
         if child_setup is not None:
-            child_setup()
+            child_setup()  # first, before the guard, so a test can watch every socket event
+        if not allow_network:
+            os.environ["HF_HUB_OFFLINE"] = "1"  # before huggingface_hub is imported
+            os.environ["HF_HUB_DISABLE_TELEMETRY"] = "1"
+            forbid_network()
         for message in transcribe_windows(media_path, model_location,
                                           TranscriptionSettings(**settings)):
             conn.send(message)

@@ -1,0 +1,162 @@
+"""Real transcription with the bundled tiny.en in a spawned child: events, cancel, errors."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+
+from desktop.transcription.models import ResolvedModel, resolve_model
+from desktop.transcription.runner import (
+    Cancelled,
+    Completed,
+    Failed,
+    JobOutcome,
+    Progress,
+    SegmentDecoded,
+    Started,
+    TranscriptionCancelled,
+    TranscriptionError,
+    TranscriptionJob,
+    estimate_eta,
+)
+from desktop.transcription.worker import TranscriptionSettings
+
+SETTINGS = TranscriptionSettings(cpu_threads=2)
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    # A zombie still answers kill(0); it must have been reaped by join().
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().split()[2] == "Z"
+
+
+@pytest.mark.slow
+def test_transcribes_the_key_phrase_with_words_and_progress(short_call) -> None:
+    job = TranscriptionJob(short_call, resolve_model(), SETTINGS)
+    events = list(job.events())
+    assert isinstance(events[0], Started)
+    assert events[0].language == "en"
+    assert 10_000 < events[0].duration_ms < 12_000
+    assert isinstance(events[-1], Completed)
+    assert job.outcome is JobOutcome.COMPLETED
+    result = events[-1].result
+    assert result is job.result and result.model == "tiny.en"
+    text = " ".join(s.text for s in result.segments).lower()
+    assert "send me some information" in text
+    assert [e.segment for e in events if isinstance(e, SegmentDecoded)] == result.segments
+    words = [w for s in result.segments for w in s.words]
+    assert "information" in [w.text.strip(".,").lower() for w in words]
+    for seg in result.segments:
+        assert 0 <= seg.start_ms <= seg.end_ms <= 12_000
+        assert seg.words[0].start_ms >= seg.start_ms - 50
+    fractions = [e.fraction for e in events if isinstance(e, Progress)]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    assert _gone(job.pid)
+
+
+@pytest.mark.slow
+def test_language_set_and_run_returns_the_result(short_call) -> None:
+    seen = []
+    result = TranscriptionJob(short_call, resolve_model(),
+                              TranscriptionSettings(cpu_threads=2, language="en", beam_size=1,
+                                                    word_timestamps=False)).run(seen.append)
+    assert result.language == "en"
+    assert all(s.words is None for s in result.segments)
+    assert "information" in " ".join(s.text for s in result.segments).lower()
+    assert isinstance(seen[-1], Completed)
+
+
+@pytest.mark.slow
+def test_cancel_mid_way_kills_the_child_and_leaves_no_result(long_call) -> None:
+    job = TranscriptionJob(long_call, resolve_model(), SETTINGS)
+    events = []
+    for event in job.events():
+        events.append(event)
+        if isinstance(event, SegmentDecoded):
+            job.cancel()
+    assert isinstance(events[-1], Cancelled)
+    assert job.outcome is JobOutcome.CANCELLED
+    assert job.result is None
+    assert not any(isinstance(e, Completed) for e in events)
+    assert _gone(job.pid)
+    with pytest.raises(TranscriptionCancelled, match="transcription cancelled"):
+        job.run()
+
+
+@pytest.mark.slow
+def test_cancel_from_another_thread_while_waiting(long_call) -> None:
+    job = TranscriptionJob(long_call, resolve_model(), SETTINGS)
+    started = threading.Event()
+
+    def watch() -> None:
+        started.wait(60)
+        job.cancel()
+
+    threading.Thread(target=watch, daemon=True).start()
+    events = []
+    for event in job.events():
+        events.append(event)
+        if isinstance(event, Started):
+            started.set()  # cancelled before the first window is decoded
+    assert isinstance(events[-1], Cancelled)
+    assert job.outcome is JobOutcome.CANCELLED and job.result is None
+    assert _gone(job.pid)
+
+
+def test_cancel_before_start_never_spawns(short_call) -> None:
+    job = TranscriptionJob(short_call, resolve_model(), SETTINGS)
+    job.cancel()
+    assert [type(e) for e in job.events()] == [Cancelled]
+    assert job.pid is None and job.result is None
+
+
+def test_stopping_iteration_early_cancels(long_call) -> None:
+    job = TranscriptionJob(long_call, resolve_model(), SETTINGS)
+    events = job.events()
+    assert isinstance(next(events), Started)
+    events.close()
+    assert job.outcome is JobOutcome.CANCELLED
+    assert _gone(job.pid)
+
+
+def test_an_undecodable_recording_fails_with_the_file_named(tmp_path) -> None:
+    bad = tmp_path / "call.wav"
+    bad.write_text("this is not audio\n")
+    job = TranscriptionJob(bad, resolve_model(), SETTINGS)
+    events = list(job.events())
+    assert isinstance(events[-1], Failed)
+    assert events[-1].message.startswith(f"{bad}: cannot decode the recording")
+    assert job.outcome is JobOutcome.FAILED and job.result is None
+    with pytest.raises(TranscriptionError, match="no such recording"):
+        TranscriptionJob(tmp_path / "missing.wav", resolve_model()).start()
+
+
+def test_a_broken_model_fails_with_the_model_named(tmp_path, short_call) -> None:
+    folder = tmp_path / "broken-model"
+    folder.mkdir()
+    (folder / "config.json").write_text("{}")
+    (folder / "tokenizer.json").write_text("{}")
+    (folder / "model.bin").write_bytes(b"\0" * 4096)
+    job = TranscriptionJob(short_call, ResolvedModel(str(folder), "broken", "settings"), SETTINGS)
+    events = list(job.events())
+    assert isinstance(events[-1], Failed)
+    assert str(folder) in events[-1].message
+
+
+def test_a_model_needing_download_is_refused_without_network(short_call) -> None:
+    job = TranscriptionJob(short_call, ResolvedModel("small.en", "small.en", "download", True))
+    with pytest.raises(TranscriptionError, match="network is not allowed"):
+        job.start()
+
+
+def test_eta_follows_the_pace_so_far() -> None:
+    assert estimate_eta(10.0, 0.5) == pytest.approx(10.0)
+    assert estimate_eta(3.0, 0.25) == pytest.approx(9.0)
+    assert estimate_eta(5.0, 0.0) is None
+    assert estimate_eta(5.0, 1.0) == 0.0
