@@ -208,6 +208,9 @@ def build_main_window(store, home: Path) -> MainWindow:
 
     window = MainWindow(store, home)
     wire_commands(window)
+    from desktop.ui.exchange.dialogs import install_exchange_menu  # File ▸ Export/Import record, Export packet
+
+    install_exchange_menu(window)
     window.workspace.call_opened.connect(window.on_call_opened)
     window.workspace.call_updated.connect(window.library_model.update_call)
     window.workspace.message.connect(window.show_message)

@@ -1,0 +1,221 @@
+"""What leaves the machine, from the GUI: File ▸ Export record…, Import record…, Export packet….
+
+`install_exchange_menu(window)` adds the three commands to the File menu; the
+dialogs call the same services as `callmark record` and `callmark packet`.
+The first export asks who the coach is (name and email, kept in the store).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout,
+                               QLabel, QLineEdit, QListWidget, QMessageBox, QSplitter, QTextBrowser,
+                               QVBoxLayout, QWidget)
+
+from desktop.services import packets, records
+from desktop.ui.exchange.pdf import print_html
+
+RECORD_FILTER = "Coaching records (*.callmark.json);;JSON (*.json);;All files (*)"
+
+
+class WhoAreYouDialog(QDialog):
+    """Asked once, before the first export: the name (and email) that goes on records and packets."""
+
+    def __init__(self, parent: QWidget | None = None, name: str = "", email: str = "") -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Who are you?")
+        self.name = QLineEdit(name)
+        self.email = QLineEdit(email)
+        self.name.setPlaceholderText("Dana Coach")
+        self.email.setPlaceholderText("dana@example.com (optional)")
+        form = QFormLayout()
+        form.addRow(QLabel("Your name goes on every record and packet you export, and your moments "
+                           "and items are kept under it."))
+        form.addRow("Name", self.name)
+        form.addRow("Email", self.email)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+        self.setLayout(form)
+
+
+def ensure_local_coach(window) -> bool:
+    """True once the local coach is known; asks on first use."""
+    if records.whoami(window.store) is not None:
+        return True
+    dialog = WhoAreYouDialog(window)
+    while dialog.exec():
+        try:
+            records.set_whoami(window.store, dialog.name.text(), dialog.email.text())
+            return True
+        except Exception as exc:  # noqa: BLE001 - CallmarkError: say it and ask again
+            QMessageBox.warning(window, "Callmark", str(exc))
+    return False
+
+
+def _open_call_id(window) -> int | None:
+    call = getattr(window.workspace, "call", None)
+    if call is None:
+        window.show_message("Open a call first.")
+        return None
+    return call.id
+
+
+def export_record(window) -> Path | None:
+    call_id = _open_call_id(window)
+    if call_id is None or not ensure_local_coach(window):
+        return None
+    options = QDialog(window)
+    options.setWindowTitle("Export record")
+    transcript = QCheckBox("Include the transcript")
+    scrub = QCheckBox("Redact emails, phone and card numbers")
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+    buttons.accepted.connect(options.accept)
+    buttons.rejected.connect(options.reject)
+    layout = QVBoxLayout(options)
+    for widget in (QLabel("Your moments and items on this call, for another coach."), transcript, scrub, buttons):
+        layout.addWidget(widget)
+    if not options.exec():
+        return None
+    try:
+        result = records.export_record(window.store, call_id, with_transcript=transcript.isChecked(),
+                                       redact_pii=scrub.isChecked())
+        path, _ = QFileDialog.getSaveFileName(window, "Export record", "coaching.callmark.json", RECORD_FILTER)
+        if not path:
+            return None
+        saved = records.save_record(result, path)
+    except Exception as exc:  # noqa: BLE001 - CallmarkError, ExportError: one line for the coach
+        window.show_message(str(exc), error=True)
+        return None
+    note = f" Left out: {'; '.join(result.left_out)}." if result.left_out else ""
+    window.show_message(f"Exported {len(result.record.moments)} moments and {len(result.record.items)} items "
+                        f"to {saved}.{note}")
+    return saved
+
+
+def import_record(window, path: str | None = None) -> records.ImportResult | None:
+    if path is None:
+        path, _ = QFileDialog.getOpenFileName(window, "Import record", "", RECORD_FILTER)
+        if not path:
+            return None
+    try:
+        result = records.import_record(window.store, path)
+    except Exception as exc:  # noqa: BLE001 - RecordError names the file, the JSON path and the problem
+        window.show_message(str(exc), error=True)
+        return None
+    window.refresh_library()
+    hidden = " They stay hidden until you compare (blind review)." if result.hidden_for_blind_review else ""
+    window.show_message(f"Imported {result.moments_added} moments and {result.items_added} items from "
+                        f"{result.coach}.{hidden}")
+    return result
+
+
+class PacketPreview(QDialog):
+    """The packet as the manager will read it (without audio), and every redaction, before export."""
+
+    def __init__(self, store, call_id: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.store, self.call_id = store, call_id
+        self.setWindowTitle("Export packet")
+        self.resize(980, 760)
+        self.browser = QTextBrowser()
+        self.browser.setOpenLinks(False)
+        self.redactions = QListWidget()
+        self.redactions.setWordWrap(True)
+        self.redact = QCheckBox("Redact emails, phone and card numbers (mutes them in the clips too)")
+        self.redact.setChecked(True)
+        self.clips = QCheckBox("Embed audio clips")
+        self.clips.setChecked(True)
+        self.pdf = QCheckBox("Also write a PDF for printing")
+        self.redact.toggled.connect(self.refresh)
+        self.clips.toggled.connect(self.refresh)
+        side = QWidget()
+        side_layout = QVBoxLayout(side)
+        side_layout.addWidget(QLabel("Redactions and notes"))
+        side_layout.addWidget(self.redactions)
+        splitter = QSplitter()
+        splitter.addWidget(self.browser)
+        splitter.addWidget(side)
+        splitter.setSizes([680, 300])
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
+                                        | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        options = QHBoxLayout()
+        for box in (self.redact, self.clips, self.pdf):
+            options.addWidget(box)
+        layout = QVBoxLayout(self)
+        layout.addWidget(splitter, 1)
+        layout.addLayout(options)
+        layout.addWidget(self.buttons)
+        self.build: packets.PacketBuild | None = None
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.build = packets.build_packet(self.store, self.call_id, clips=self.clips.isChecked(),
+                                          redact_pii=self.redact.isChecked())
+        self.browser.setHtml(print_html(self.build.preview_html()))  # the style Qt's text engine reads
+        self.redactions.clear()
+        for where, found in self.build.redactions:
+            self.redactions.addItem(f"{where}: {found.original} → {found.kind.placeholder}")
+        if self.build.data.redacted and not self.build.redactions:
+            self.redactions.addItem("No personal details found.")
+        if not self.build.data.redacted:
+            self.redactions.addItem("Not redacted: the packet may hold customers' personal details.")
+        for note in self.build.left_out + self.build.clip_problems:
+            self.redactions.addItem(note)
+        self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(bool(self.build.data.items))
+
+
+def export_packet(window) -> Path | None:
+    call_id = _open_call_id(window)
+    if call_id is None or not ensure_local_coach(window):
+        return None
+    try:
+        preview = PacketPreview(window.store, call_id, window)
+    except Exception as exc:  # noqa: BLE001 - CallmarkError (no coach, no items): one line
+        window.show_message(str(exc), error=True)
+        return None
+    if not preview.exec():
+        return None
+    path, _ = QFileDialog.getSaveFileName(window, "Export packet", "session-packet.html", "HTML (*.html)")
+    if not path:
+        return None
+    try:
+        build = preview.build
+        if preview.pdf.isChecked():
+            from desktop.ui.exchange.pdf import write_pdf
+
+            write_pdf(Path(path).with_suffix(".pdf"), build.html(), f"Coaching session: {build.data.call_title}")
+        saved = packets.write_html(build, path)
+    except Exception as exc:  # noqa: BLE001 - ExportError: nothing half-written, say so
+        window.show_message(str(exc), error=True)
+        return None
+    window.show_message(f"Packet written to {saved}.")
+    return saved
+
+
+def install_exchange_menu(window) -> list[QAction]:
+    """Add Export record…, Import record… and Export packet… to the window's File menu."""
+    made = []
+    for text, tip, slot in (
+            ("Export record…", "Your moments and items on this call, for another coach", export_record),
+            ("Import record…", "Add another coach's record (checked first; all or nothing)", import_record),
+            ("Export packet…", "The manager's session packet, previewed with every redaction", export_packet)):
+        action = QAction(text, window)
+        action.setStatusTip(tip)
+        action.triggered.connect(lambda _checked=False, s=slot: s(window))
+        made.append(action)
+    file_menu = next((a.menu() for a in window.menuBar().actions()
+                      if a.menu() is not None and a.text().replace("&", "") == "File"), None)
+    if file_menu is None:
+        file_menu = window.menuBar().addMenu("&File")
+    anchor = next((a for a in file_menu.actions() if a.isSeparator()), None)
+    for action in made:
+        file_menu.insertAction(anchor, action) if anchor else file_menu.addAction(action)
+    if anchor is not None:
+        file_menu.insertSeparator(made[0])
+    return made
