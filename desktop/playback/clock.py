@@ -198,11 +198,14 @@ class PlaybackClock:
     def _learn_seek_lead(self, jump_ms: float) -> None:
         # The first seek is taken whole, later ones half-way: settles at
         # once, shrugs off one odd seek. A big jump is something else (a
-        # failed seek), not the lead.
+        # failed seek), not the lead. VLC restarts at or after the target,
+        # never before: a report that looks behind was only delivered late
+        # (a busy machine), so the lead stays >= 0 and a seek never shows a
+        # position before the one the coach asked for.
         if abs(jump_ms) <= self._max_backstep_ms:
             weight = 0.5 if self._leads_seen else 1.0
             lead = self._seek_lead_ms + weight * jump_ms
-            self._seek_lead_ms = min(100.0, max(-100.0, lead))
+            self._seek_lead_ms = min(100.0, max(0.0, lead))
             self._leads_seen += 1
 
     def _near_seek_target(self, ms: int, t: float) -> bool:

@@ -305,3 +305,10 @@ def test_an_odd_jump_after_a_seek_is_not_learned(clock, fake):
     _seek_and_report(clock, fake, 2000, 900)  # not a lead: something else happened
     clock.on_seek(5000)
     assert clock.now_ms() == 5000
+
+
+def test_a_late_report_after_a_seek_never_puts_the_clock_before_the_target(clock, fake):
+    clock.on_play()
+    _seek_and_report(clock, fake, 2000, -60)  # delivered late on a busy machine
+    clock.on_seek(5000)
+    assert clock.now_ms() == 5000
