@@ -26,6 +26,7 @@ from desktop.services.people import local_coach_person, person
 __all__ = ["CycleRow", "FocusChangeRow", "PhaseInfo", "FocusLocked", "add_cycle", "get_cycle",
            "list_cycles", "current_cycle", "resolve_cycle", "phase_info", "set_focus", "set_model",
            "set_baseline_notes", "focus_changes", "park", "attach_item", "cycle_items", "parse_date",
+           "item_choices", "managers_with_cycles",
            "today"]
 
 
@@ -321,3 +322,21 @@ def park(store: Store, cycle_id: int, note: str = "", moment_id: int | None = No
 
     row = get_cycle(store, cycle_id)
     return parking.park(store, moment_id=moment_id, note=note, manager=row.manager)
+
+
+def item_choices(store: Store, cycle_id: int) -> list[tuple[int, str]]:
+    """(id, behavior) of the cycle's items, the focus item first: what the evidence screen offers."""
+    with store.read() as session:
+        cycle = _cycle(session, cycle_id)
+        found = cycle_items(session, cycle)
+        rows = [(i.id, (i.behavior_text or "").strip() or "(no behavior yet)", i.cycle_id == cycle.id)
+                for i in found]
+    return [(i, text) for i, text, _ in sorted(rows, key=lambda r: (not r[2], r[0]))]
+
+
+def managers_with_cycles(store: Store) -> list[str]:
+    """Names, alphabetically: whom the coaching screen can show (one at a time)."""
+    with store.read() as session:
+        ids = set(session.scalars(select(Cycle.manager_id)))
+        names = [p.name for p in session.scalars(select(Person).where(Person.id.in_(ids)))]
+    return sorted(names, key=str.lower)

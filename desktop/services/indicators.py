@@ -18,7 +18,7 @@ One manager at a time: nothing here compares managers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
@@ -56,8 +56,9 @@ class IndicatorReport:
     cycle: CycleRow
     as_of: date
     indicators: core.Indicators
-    series: list[core.WeekPoint]
+    series: list[core.WeekPoint]  # cumulative to each week's last day
     quality: list[ItemQuality]
+    each_week: list[core.WeekPoint] = field(default_factory=list)  # each week alone
 
     def to_json(self, *, full: bool = False) -> dict[str, Any]:
         """The six figures (exactly the six keys); with full=True also the cycle, weeks and checklist."""
@@ -163,8 +164,10 @@ def report(store: Store, manager: str | None = None, cycle_id: int | None = None
     inputs, rows = inputs_for(store, cycle.id)
     figures = core.compute(inputs, as_of)
     through = min(as_of, method.cycle_end(cycle.start_date))
-    series = core.weekly_series(cycle.start_date, inputs, through=through) if through >= cycle.start_date else []
-    return IndicatorReport(cycle, as_of, figures, series, _quality(store, rows, as_of))
+    started = through >= cycle.start_date
+    series = core.weekly_series(cycle.start_date, inputs, through=through) if started else []
+    each = core.weekly_series(cycle.start_date, inputs, through=through, cumulative=False) if started else []
+    return IndicatorReport(cycle, as_of, figures, series, _quality(store, rows, as_of), each)
 
 
 # The source of each live observation the dashboard lists, in the coach's words.

@@ -1,0 +1,455 @@
+"""The Coaching window: one manager's 90-day cycle — phase, focus, sessions, evidence, dashboard.
+
+One manager at a time (a coaching tool, never a leaderboard). The window lays
+out four tabs and wires them to the services; dialogs do the writing of a
+session, an observation and a review.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from PySide6.QtCore import QDate, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView, QComboBox, QDateEdit, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout,
+    QInputDialog, QLabel, QLineEdit, QListWidget, QMainWindow, QPlainTextEdit, QProgressBar, QPushButton,
+    QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget,
+)
+
+from desktop.core.cycles import CYCLE_DAYS, Phase
+from desktop.core.enums import ConversationModel, SessionStatus
+from desktop.errors import CallmarkError
+from desktop.services import cycles, indicators, observations, parking, sessions
+from desktop.ui.coaching.dashboard import DashboardView
+from desktop.ui.coaching.observation_dialog import ObservationDialog
+from desktop.ui.coaching.review_dialog import ReviewDialog
+from desktop.ui.coaching.session_dialog import SessionGuideDialog
+
+
+def _qdate(day: date) -> QDate:
+    return QDate(day.year, day.month, day.day)
+
+
+class NewCycleDialog(QDialog):
+    def __init__(self, manager: str = "", parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle("New 90-day cycle")
+        self.manager = QLineEdit(manager)
+        self.start = QDateEdit(_qdate(date.today()))
+        self.start.setCalendarPopup(True)
+        self.start.setDisplayFormat("yyyy-MM-dd")
+        self.model = QComboBox()
+        for m in ConversationModel:
+            self.model.addItem(m.upper(), m)
+        form = QFormLayout(self)
+        form.addRow("Manager", self.manager)
+        form.addRow("Start (day 1)", self.start)
+        form.addRow("Conversation model", self.model)
+        form.addRow(QLabel("Weekly sessions are planned over days 31–75."))
+        box = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        box.accepted.connect(self.accept)
+        box.rejected.connect(self.reject)
+        form.addRow(box)
+
+
+class CoachingWindow(QMainWindow):
+    """The cycle screen for one manager; `show_manager(name)` switches who is shown."""
+
+    cycle_changed = Signal(object)  # the cycle id shown, or None
+
+    def __init__(self, store, manager: str | None = None, on: date | None = None,
+                 parent: QWidget | None = None):
+        super().__init__(parent)
+        self.store = store
+        self.setObjectName("coachingWindow")
+        self.setWindowTitle("Coaching — Callmark")
+        self.resize(1440, 900)
+        self.cycle: cycles.CycleRow | None = None
+
+        self.manager_box = QComboBox()
+        self.manager_box.setMinimumWidth(220)
+        self.cycle_box = QComboBox()
+        self.cycle_box.setMinimumWidth(260)
+        self.as_of = QDateEdit(_qdate(on or date.today()))
+        self.as_of.setCalendarPopup(True)
+        self.as_of.setDisplayFormat("yyyy-MM-dd")
+        self.new_button = QPushButton("New cycle…")
+        bar = QHBoxLayout()
+        for text, widget in (("Manager", self.manager_box), ("Cycle", self.cycle_box), ("As of", self.as_of)):
+            bar.addWidget(QLabel(text))
+            bar.addWidget(widget)
+        bar.addStretch(1)
+        bar.addWidget(self.new_button)
+
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self._cycle_tab(), "Cycle")
+        self.tabs.addTab(self._sessions_tab(), "Sessions")
+        self.tabs.addTab(self._evidence_tab(), "Evidence and review")
+        self.dashboard = DashboardView()
+        self.tabs.addTab(self.dashboard, "Dashboard")
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        layout.addLayout(bar)
+        layout.addWidget(self.tabs, 1)
+        self.setCentralWidget(central)
+        self.status = QLabel()
+        self.statusBar().addWidget(self.status, 1)
+
+        self.manager_box.currentTextChanged.connect(self.on_manager_changed)
+        self.cycle_box.currentIndexChanged.connect(self.on_cycle_chosen)
+        self.as_of.dateChanged.connect(lambda _d: self.refresh())
+        self.new_button.clicked.connect(self.on_new_clicked)
+        self.tabs.currentChanged.connect(lambda _i: self.refresh_dashboard())
+        self.reload_managers(manager)
+
+    # --- layout of the tabs ------------------------------------------------------------------
+
+    def _cycle_tab(self) -> QWidget:
+        page = QWidget()
+        self.phase_label = QLabel()
+        self.phase_label.setObjectName("phaseLabel")
+        self.progress = QProgressBar()
+        self.progress.setRange(0, CYCLE_DAYS)
+        self.progress.setFormat("day %v of 90")
+        self.asks = QLabel()
+        self.asks.setWordWrap(True)
+        self.asks.setObjectName("phaseAsks")
+        self.model_box = QComboBox()
+        for m in ConversationModel:
+            self.model_box.addItem(m.upper(), m)
+        self.focus_edit = QLineEdit()
+        self.focus_edit.setPlaceholderText("The one observable behavior for this cycle (chosen in days 16–30)")
+        self.focus_button = QPushButton("Set focus")
+        self.focus_history = QListWidget()
+        self.focus_history.setMaximumHeight(90)
+        self.baseline = QPlainTextEdit()
+        self.baseline.setPlaceholderText("Baseline (days 1–15): what you saw across several examples")
+        self.park_edit = QLineEdit()
+        self.park_edit.setPlaceholderText("Noticed something else? Park it for the next cycle")
+        self.park_button = QPushButton("Park")
+        self.parked = QListWidget()
+        focus_row = QHBoxLayout()
+        focus_row.addWidget(self.focus_edit, 1)
+        focus_row.addWidget(self.focus_button)
+        park_row = QHBoxLayout()
+        park_row.addWidget(self.park_edit, 1)
+        park_row.addWidget(self.park_button)
+        form = QFormLayout(page)
+        form.addRow(self.phase_label)
+        form.addRow(self.progress)
+        form.addRow(self.asks)
+        form.addRow("Conversation model", self.model_box)
+        form.addRow("Focus behavior", focus_row)
+        form.addRow("Focus changes", self.focus_history)
+        form.addRow("Baseline", self.baseline)
+        form.addRow("Parked", park_row)
+        form.addRow("", self.parked)
+        self.focus_button.clicked.connect(self.on_focus_clicked)
+        self.model_box.activated.connect(self.on_model_chosen)
+        self.park_button.clicked.connect(self.on_park_clicked)
+        self.baseline.textChanged.connect(self.on_baseline_edited)
+        return page
+
+    def _sessions_tab(self) -> QWidget:
+        page = QWidget()
+        self.sessions_table = QTableWidget(0, 7)
+        self.sessions_table.setHorizontalHeaderLabels(
+            ["#", "Planned", "Status", "Practice action", "Owner", "Where to look", "Done?"])
+        self.sessions_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.sessions_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.sessions_table.horizontalHeader().setStretchLastSection(True)
+        self.sessions_table.setColumnWidth(3, 420)
+        self.open_session_button = QPushButton("Open session…")
+        self.missed_button = QPushButton("Mark missed")
+        row = QHBoxLayout()
+        row.addWidget(self.open_session_button)
+        row.addWidget(self.missed_button)
+        row.addStretch(1)
+        layout = QVBoxLayout(page)
+        layout.addLayout(row)
+        layout.addWidget(self.sessions_table)
+        self.open_session_button.clicked.connect(self.on_open_session_clicked)
+        self.missed_button.clicked.connect(self.on_missed_clicked)
+        self.sessions_table.doubleClicked.connect(lambda _i: self.on_open_session_clicked())
+        return page
+
+    def _evidence_tab(self) -> QWidget:
+        page = QWidget()
+        self.item_box = QComboBox()
+        self.observe_button = QPushButton("Record observation…")
+        self.next_two_button = QPushButton("Check both of the next two recordings")
+        self.fill_button = QPushButton("Fill in…")
+        self.review_button = QPushButton("Review…")
+        self.proposal_label = QLabel()
+        self.proposal_label.setObjectName("proposalLabel")
+        self.proposal_label.setWordWrap(True)
+        self.obs_table = QTableWidget(0, 5)
+        self.obs_table.setHorizontalHeaderLabels(["On", "Where", "Behavior", "Recording", "Evidence"])
+        self.obs_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.obs_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.obs_table.horizontalHeader().setStretchLastSection(True)
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Item"))
+        top.addWidget(self.item_box, 1)
+        buttons = QHBoxLayout()
+        for b in (self.observe_button, self.next_two_button, self.fill_button, self.review_button):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(page)
+        layout.addLayout(top)
+        layout.addLayout(buttons)
+        layout.addWidget(self.proposal_label)
+        layout.addWidget(self.obs_table, 1)
+        self.item_box.currentIndexChanged.connect(lambda _i: self.refresh_evidence())
+        self.observe_button.clicked.connect(self.on_observe_clicked)
+        self.next_two_button.clicked.connect(self.on_next_two_clicked)
+        self.fill_button.clicked.connect(self.on_fill_clicked)
+        self.review_button.clicked.connect(self.on_review_clicked)
+        self.obs_table.doubleClicked.connect(lambda _i: self.on_fill_clicked())
+        return page
+
+    # --- who and which cycle -------------------------------------------------------------------
+
+    @property
+    def on(self) -> date:
+        return self.as_of.date().toPython()
+
+    def reload_managers(self, wanted: str | None = None) -> None:
+        names = cycles.managers_with_cycles(self.store)
+        self.manager_box.blockSignals(True)
+        self.manager_box.clear()
+        self.manager_box.addItems(names)
+        self.manager_box.blockSignals(False)
+        if wanted in names:
+            self.manager_box.setCurrentText(wanted)
+        self.on_manager_changed(self.manager_box.currentText())
+
+    def show_manager(self, name: str) -> None:
+        self.reload_managers(name)
+
+    def on_manager_changed(self, name: str) -> None:
+        self.cycle_box.blockSignals(True)
+        self.cycle_box.clear()
+        rows = cycles.list_cycles(self.store, name, self.on) if name else []
+        current = cycles.current_cycle(self.store, name, self.on) if name else None
+        for r in rows:
+            self.cycle_box.addItem(f"{r.start_date:%d %b %Y} – {r.end_date:%d %b %Y}", r.id)
+        if current is not None:
+            self.cycle_box.setCurrentIndex(self.cycle_box.findData(current.id))
+        self.cycle_box.blockSignals(False)
+        self.on_cycle_chosen()
+
+    def on_cycle_chosen(self) -> None:
+        cycle_id = self.cycle_box.currentData()
+        self.cycle = cycles.get_cycle(self.store, cycle_id, self.on) if cycle_id is not None else None
+        self.cycle_changed.emit(cycle_id)
+        self.refresh()
+
+    def refresh(self) -> None:
+        if self.cycle is not None:
+            self.cycle = cycles.get_cycle(self.store, self.cycle.id, self.on)
+        self.tabs.setEnabled(self.cycle is not None)
+        self.refresh_cycle()
+        self.refresh_sessions()
+        self.refresh_items()
+        self.refresh_dashboard()
+
+    def message(self, text: str) -> None:
+        self.status.setText(text)
+
+    # --- the cycle tab -------------------------------------------------------------------------
+
+    def refresh_cycle(self) -> None:
+        c = self.cycle
+        if c is None:
+            self.phase_label.setText("No cycle yet: start one with “New cycle…”.")
+            self.asks.setText("")
+            return
+        self.phase_label.setText(f"<h2 style='margin:0'>{c.manager} — day {c.now.day}: {c.now.label}</h2>")
+        self.progress.setValue(max(0, min(CYCLE_DAYS, c.now.day)))
+        self.asks.setText(c.now.asks)
+        self.model_box.setCurrentIndex(self.model_box.findData(c.conversation_model))
+        self.model_box.setEnabled(c.sessions_held == 0)
+        self.focus_edit.setText(c.focus_behavior or "")
+        self.focus_history.clear()
+        for ch in cycles.focus_changes(self.store, c.id):
+            self.focus_history.addItem(f"{ch.changed_at[:10]}: “{ch.old_behavior}” → “{ch.new_behavior}” "
+                                       f"because {ch.reason}")
+        self.baseline.blockSignals(True)
+        self.baseline.setPlainText(c.baseline_notes)
+        self.baseline.blockSignals(False)
+        self.parked.clear()
+        self.parked.addItems([p.label for p in parking.list_parked(self.store, c.manager)])
+
+    def change_focus(self, behavior: str, reason: str | None = None) -> bool:
+        """Set the focus; inside the cycle a change asks for a reason (None: ask the coach)."""
+        try:
+            cycles.set_focus(self.store, self.cycle.id, behavior, on=self.on, reason=reason)
+        except cycles.FocusLocked as exc:
+            if reason is not None:
+                self.message(str(exc))
+                return False
+            text, ok = QInputDialog.getText(self, "Change the focus inside the cycle?",
+                                            f"{exc}\n\nWhy change it now?")
+            if not ok or not text.strip():
+                self.message(str(exc))
+                self.focus_edit.setText(self.cycle.focus_behavior or "")
+                return False
+            return self.change_focus(behavior, text)
+        except CallmarkError as exc:
+            self.message(str(exc))
+            return False
+        self.message("Focus saved.")
+        self.refresh()
+        return True
+
+    def on_focus_clicked(self) -> None:
+        if self.cycle is not None:
+            self.change_focus(self.focus_edit.text())
+
+    def on_model_chosen(self) -> None:
+        try:
+            cycles.set_model(self.store, self.cycle.id, self.model_box.currentData())
+        except CallmarkError as exc:
+            self.message(str(exc))
+        self.refresh()
+
+    def on_baseline_edited(self) -> None:
+        if self.cycle is not None:
+            cycles.set_baseline_notes(self.store, self.cycle.id, self.baseline.toPlainText())
+
+    def on_park_clicked(self) -> None:
+        try:
+            cycles.park(self.store, self.cycle.id, note=self.park_edit.text())
+        except CallmarkError as exc:
+            self.message(str(exc))
+            return
+        self.park_edit.clear()
+        self.refresh_cycle()
+
+    def on_new_clicked(self) -> None:
+        dialog = NewCycleDialog(self.manager_box.currentText(), self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        try:
+            row = cycles.add_cycle(self.store, dialog.manager.text(), dialog.start.date().toPython(),
+                                   model=dialog.model.currentData())
+        except CallmarkError as exc:
+            self.message(str(exc))
+            return
+        self.reload_managers(row.manager)
+
+    # --- sessions ------------------------------------------------------------------------------
+
+    def refresh_sessions(self) -> None:
+        rows = sessions.list_sessions(self.store, self.cycle.id) if self.cycle else []
+        self.session_rows = rows
+        table = self.sessions_table
+        table.setRowCount(len(rows))
+        done = {True: "done", False: "not done", None: ""}
+        for n, r in enumerate(rows):
+            status = str(r.status) + (" (reason given)" if r.status == SessionStatus.HELD and r.close_reason else "")
+            for col, text in enumerate((str(r.number), f"{r.planned_date:%a %d %b}", status, r.practice_action,
+                                        r.action_owner, r.evidence_place, done[r.action_done])):
+                item = QTableWidgetItem(text)
+                item.setData(Qt.ItemDataRole.UserRole, r.id)
+                table.setItem(n, col, item)
+
+    def selected_session(self) -> int | None:
+        rows = self.sessions_table.selectionModel().selectedRows()
+        if not rows and self.session_rows:
+            # Nothing picked: the next session still to hold.
+            upcoming = [r for r in self.session_rows if r.status == SessionStatus.PLANNED]
+            return upcoming[0].id if upcoming else None
+        return self.session_rows[rows[0].row()].id if rows else None
+
+    def open_session(self, session_id: int) -> SessionGuideDialog:
+        dialog = SessionGuideDialog(self.store, session_id, self)
+        dialog.session_closed.connect(lambda _id: self.refresh())
+        return dialog
+
+    def on_open_session_clicked(self) -> None:
+        session_id = self.selected_session()
+        if session_id is not None:
+            self.open_session(session_id).exec()
+            self.refresh()
+
+    def on_missed_clicked(self) -> None:
+        session_id = self.selected_session()
+        if session_id is not None:
+            sessions.mark_missed(self.store, session_id)
+            self.refresh()
+
+    # --- evidence and review --------------------------------------------------------------------
+
+    def refresh_items(self) -> None:
+        current = self.item_box.currentData()
+        self.item_box.blockSignals(True)
+        self.item_box.clear()
+        for item_id, title in (cycles.item_choices(self.store, self.cycle.id) if self.cycle else []):
+            self.item_box.addItem(f"{item_id}: {title}", item_id)
+        if current is not None and self.item_box.findData(current) >= 0:
+            self.item_box.setCurrentIndex(self.item_box.findData(current))
+        self.item_box.blockSignals(False)
+        self.refresh_evidence()
+
+    def refresh_evidence(self) -> None:
+        item_id = self.item_box.currentData()
+        rows = observations.list_observations(self.store, item_id=item_id) if item_id else []
+        self.obs_rows = rows
+        self.obs_table.setRowCount(len(rows))
+        for n, r in enumerate(rows):
+            where = str(r.source).replace("_", " ")
+            if r.uses_customer_evidence:
+                where += " (customer/CRM evidence)"
+            for col, text in enumerate((r.observed_on.isoformat(), where, r.seen_label, r.call_title or "",
+                                        r.evidence)):
+                self.obs_table.setItem(n, col, QTableWidgetItem(text))
+        for b in (self.observe_button, self.next_two_button, self.review_button):
+            b.setEnabled(item_id is not None)
+        if item_id is None:
+            self.proposal_label.setText("No coaching item in this cycle yet.")
+            return
+        p = observations.propose_review(self.store, item_id, self.on)
+        compare = ""
+        if self.cycle and self.cycle.now.phase in (Phase.COMPARE, Phase.ENDED):
+            side = observations.compare(self.store, self.cycle.id, self.on)
+            compare = (f"<br>Baseline: seen in {side.baseline_seen[0]} of {side.baseline_seen[1]} · "
+                       f"now: seen in {side.current_seen[0]} of {side.current_seen[1]}")
+        self.proposal_label.setText(f"<b>Review rule:</b> {p.decision or 'wait'} — {p.reason}{compare}")
+
+    def on_observe_clicked(self) -> None:
+        dialog = ObservationDialog(self.store, self.item_box.currentData(), on=self.on, parent=self)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.refresh()
+
+    def on_next_two_clicked(self) -> None:
+        observations.check_next_two_recordings(self.store, self.item_box.currentData(), self.on)
+        self.message("Two recordings to check were added: fill each in once you've listened.")
+        self.refresh()
+
+    def on_fill_clicked(self) -> None:
+        rows = self.obs_table.selectionModel().selectedRows()
+        pending = [r for r in self.obs_rows if r.pending]
+        row = self.obs_rows[rows[0].row()] if rows else (pending[0] if pending else None)
+        if row is None:
+            return
+        dialog = ObservationDialog(self.store, row.item_id, existing=row, parent=self)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.refresh()
+
+    def review_dialog(self) -> ReviewDialog:
+        return ReviewDialog(self.store, self.item_box.currentData(), self.cycle.id, self.on, self)
+
+    def on_review_clicked(self) -> None:
+        dialog = self.review_dialog()
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.message(f"Review recorded: {dialog.saved.decision}.")
+            self.refresh()
+
+    # --- dashboard -------------------------------------------------------------------------------
+
+    def refresh_dashboard(self) -> None:
+        if self.cycle is None or self.tabs.currentWidget() is not self.dashboard:
+            return
+        self.dashboard.show_report(indicators.report(self.store, cycle_id=self.cycle.id, as_of=self.on))
