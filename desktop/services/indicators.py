@@ -11,8 +11,9 @@ for one cycle:
                 unattached items created between its start and end), checked
                 for specificity, dated by creation;
 - observations: the cycle's filled observations (pending ones count nowhere);
-- crm_checks:   per-call next-step checks from desktop.services.crm when that
-                service is present, dated inside the cycle.
+- crm_checks:   the manager's per-call next-step checks from
+                desktop.services.crm.crm_checks (calls linked to an opportunity,
+                conclusive checks only, dated by the call), inside the cycle.
 One manager at a time: nothing here compares managers.
 """
 
@@ -80,28 +81,23 @@ def _attr(obj, *names, default=None):
 
 
 def crm_checks_for(store: Store, cycle: CycleRow) -> list[core.CrmCheck]:
-    """Next-step checks from the CRM service, if it is installed; [] otherwise."""
+    """The manager's per-call next-step checks from the CRM service, dated inside the cycle."""
     try:
         from desktop.services import crm
     except ImportError:
         return []
-    checks_of = getattr(crm, "inspection_checks", None)
-    if checks_of is None:
-        return []
-    out = []
-    for check in checks_of(store, manager=cycle.manager):
-        if isinstance(check, core.CrmCheck):
-            on, ok = check.on, check.next_step_confirmed
-        else:
+    if hasattr(crm, "crm_checks"):  # already conclusive checks dated by the call
+        found = crm.crm_checks(store, manager=cycle.manager)
+    else:
+        found = []
+        for check in getattr(crm, "inspection_checks", lambda *_a, **_k: [])(store, manager=cycle.manager):
             on = _attr(check, "on", "checked_on", "date", "recorded_on")
-            ok = _attr(check, "next_step_confirmed", "confirmed", "ok", "passes")
-        if isinstance(on, datetime):
-            on = on.date()
-        if on is None or not isinstance(on, date) or ok is None:
-            continue
-        if cycle.start_date <= on <= cycle.end_date:
-            out.append(core.CrmCheck(on, bool(ok)))
-    return out
+            ok = _attr(check, "next_step_confirmed", "confirmed", "recorded")
+            if isinstance(on, datetime):
+                on = on.date()
+            if isinstance(on, date) and ok is not None:
+                found.append(core.CrmCheck(on, bool(ok)))
+    return [c for c in found if cycle.start_date <= c.on <= cycle.end_date]
 
 
 def inputs_for(store: Store, cycle_id: int) -> tuple[core.IndicatorInputs, list[item_service.ItemRow]]:

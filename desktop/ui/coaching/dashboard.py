@@ -99,7 +99,7 @@ class DashboardView(QWidget):
         self.checklist = QTreeWidget()
         self.checklist.setObjectName("qualityChecklist")
         self.checklist.setHeaderLabels(["Quality review", "Why"])
-        self.checklist.setColumnWidth(0, 320)
+        self.checklist.setColumnWidth(0, 460)
         self.checklist.setUniformRowHeights(True)
         self.checklist.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.checklist.setMinimumHeight(170)
