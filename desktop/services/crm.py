@@ -166,11 +166,18 @@ def _naive_utc(value: datetime | None) -> datetime | None:
     return value
 
 
-def _parse(store: Store, path, crm, columns, day_first) -> ParsedExport:
-    """Parse with the given mapping, or the remembered one (dropped if this file lacks it)."""
+def read_export(path: str | Path, crm: Crm | str | None = None,
+                columns: Mapping[str, str] | None = None, day_first: bool | None = None,
+                *, remembered: Mapping[str, str] | None = None) -> ParsedExport:
+    """Parse an export without the store (safe off the GUI thread).
+
+    columns: the coach's mapping for this import (a missing header is an error);
+    remembered: the stored mapping, used when `columns` is None and dropped,
+    with a warning, when this file lacks one of its headers.
+    """
     if columns is not None:
         return parse_export(path, crm=crm, columns=columns or None, day_first=day_first)
-    remembered = remembered_columns(store)
+    remembered = dict(remembered or {})
     try:
         return parse_export(path, crm=crm, columns=remembered or None, day_first=day_first)
     except CrmImportError as exc:
@@ -183,6 +190,11 @@ def _parse(store: Store, path, crm, columns, day_first) -> ParsedExport:
     parsed.warnings.append(f"the remembered column {shown} is not in this export; "
                            "imported without it")
     return parsed
+
+
+def _parse(store: Store, path, crm, columns, day_first) -> ParsedExport:
+    remembered = remembered_columns(store) if columns is None else None
+    return read_export(path, crm, columns, day_first, remembered=remembered)
 
 
 def _snapshots(session: Session, crm: Crm) -> dict[str, PlannedSnapshot]:
@@ -209,13 +221,14 @@ def _plan(session: Session, parsed: ParsedExport) -> ImportPlan:
 
 def preview_import(store: Store, path: str | Path, crm: Crm | str | None = None,
                    columns: Mapping[str, str] | None = None,
-                   day_first: bool | None = None) -> ImportPlan:
+                   day_first: bool | None = None, *, parsed: ParsedExport | None = None) -> ImportPlan:
     """What importing `path` would create and update. Writes nothing.
 
     columns: field -> header; None uses the mapping remembered in the store.
+    parsed: an export already read with `read_export` (the GUI reads it off its thread).
     Raises CrmImportError (file and line) for an export Callmark refuses.
     """
-    parsed = _parse(store, path, crm, columns, day_first)
+    parsed = parsed or _parse(store, path, crm, columns, day_first)
     with store.read() as session:
         return _plan(session, parsed)
 
@@ -230,12 +243,13 @@ def _set_fields(opp: Opportunity, row: OpportunityRow, names) -> None:
 
 def apply_import(store: Store, path: str | Path, crm: Crm | str | None = None,
                  columns: Mapping[str, str] | None = None, day_first: bool | None = None,
-                 *, now: datetime | None = None) -> ImportResult:
+                 *, now: datetime | None = None, parsed: ParsedExport | None = None) -> ImportResult:
     """Import an export: everything is read and checked first, then written in one transaction.
 
     now: the import's time (naive UTC; tests script timelines with it).
+    parsed: an export already read with `read_export` (what the coach previewed).
     """
-    parsed = _parse(store, path, crm, columns, day_first)
+    parsed = parsed or _parse(store, path, crm, columns, day_first)
     imported_at = _naive_utc(now) or utcnow()
     source = str(Path(path).resolve())
     compared = [f for f in ("name", "account", "stage", "next_step", "next_step_date",

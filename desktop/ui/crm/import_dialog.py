@@ -1,0 +1,189 @@
+"""File ▸ Import CRM export…: read the export off the GUI thread, show what would change, then write.
+
+Nothing is written until the coach presses Import; the preview is the same
+plan `callmark crm import --dry-run` prints.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtWidgets import (
+    QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
+    QPlainTextEdit, QPushButton, QVBoxLayout,
+)
+
+from desktop.errors import CallmarkError
+from desktop.exchange.crm_plan import ImportPlan, preview_lines
+from desktop.services import crm as crm_service
+
+CRM_CHOICES = (("Detect from the headers", None), ("Salesforce", "salesforce"), ("HubSpot", "hubspot"))
+DATE_CHOICES = (("Detect (else month/day)", None), ("Month/day (US)", False), ("Day/month", True))
+CSV_FILTER = "CRM exports (*.csv *.txt *.tsv);;All files (*)"
+
+
+class _Reader(QObject):
+    done = Signal(object, int)  # ParsedExport, request number
+    failed = Signal(str, int)
+
+
+class _ReadJob(QRunnable):
+    """Parses the export in the thread pool: a big export must not freeze the window."""
+
+    def __init__(self, reader: _Reader, number: int, args: tuple, remembered: dict):
+        super().__init__()
+        self.reader, self.number, self.args, self.remembered = reader, number, args, remembered
+
+    def run(self) -> None:
+        try:
+            parsed = crm_service.read_export(*self.args, remembered=self.remembered)
+        except CallmarkError as exc:
+            self.reader.failed.emit(str(exc), self.number)
+        except Exception as exc:  # noqa: BLE001 - an unexpected failure still reaches the coach
+            self.reader.failed.emit(f"{self.args[0]}: could not read the export ({exc})", self.number)
+        else:
+            self.reader.done.emit(parsed, self.number)
+
+
+class ImportDialog(QDialog):
+    """Preview an export, optionally map the next-step date column, then import it."""
+
+    preview_ready = Signal(object)  # ImportPlan, or None when the export was refused
+
+    def __init__(self, store, path: str | Path, parent=None):
+        super().__init__(parent)
+        self.store = store
+        self.path = Path(path)
+        self.plan: ImportPlan | None = None
+        self.result: crm_service.ImportResult | None = None
+        self._parsed = None
+        self._request = 0
+        self._remembered = crm_service.remembered_columns(store)
+        self.setWindowTitle("Import CRM export")
+        self.resize(720, 520)
+
+        heading = QLabel(f"<b>{self.path.name}</b>")
+        folder = QLabel(str(self.path.parent))
+        folder.setObjectName("fieldCaption")
+        self.crm_choice = QComboBox()
+        for text, value in CRM_CHOICES:
+            self.crm_choice.addItem(text, value)
+        self.date_choice = QComboBox()
+        for text, value in DATE_CHOICES:
+            self.date_choice.addItem(text, value)
+        self.date_column = QLineEdit(self._remembered.get("next_step_date", ""))
+        self.date_column.setPlaceholderText("optional: the export's column with the next step's date")
+        self.refresh_button = QPushButton("Preview again")
+        column_row = QHBoxLayout()
+        column_row.addWidget(self.date_column, 1)
+        column_row.addWidget(self.refresh_button)
+        form = QFormLayout()
+        form.addRow("CRM", self.crm_choice)
+        form.addRow("Dates", self.date_choice)
+        form.addRow("Next-step date column", column_row)
+
+        self.summary = QLabel("Reading the export…")
+        self.summary.setObjectName("importSummary")
+        self.summary.setWordWrap(True)
+        self.error = QLabel()
+        self.error.setObjectName("importError")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #A61C00;")
+        self.error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.error.hide()
+        self.changes = QPlainTextEdit()
+        self.changes.setReadOnly(True)
+        self.changes.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.import_button = self.buttons.addButton("Import", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.import_button.setEnabled(False)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(heading)
+        layout.addWidget(folder)
+        layout.addLayout(form)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.error)
+        layout.addWidget(self.changes, 1)
+        layout.addWidget(self.buttons)
+
+        self._reader = _Reader(self)
+        self._reader.done.connect(self.on_reader_done)
+        self._reader.failed.connect(self.on_reader_failed)
+        self.buttons.rejected.connect(self.reject)
+        self.import_button.clicked.connect(self.on_import_clicked)
+        self.refresh_button.clicked.connect(self.preview)
+        self.date_column.returnPressed.connect(self.preview)
+        self.crm_choice.currentIndexChanged.connect(self.preview)
+        self.date_choice.currentIndexChanged.connect(self.preview)
+        self.preview()
+
+    # --- reading and planning -----------------------------------------------------------
+
+    def _columns(self) -> dict[str, str] | None:
+        """The mapping typed here; None means 'as remembered' (the field unchanged)."""
+        text = self.date_column.text().strip()
+        if text == self._remembered.get("next_step_date", ""):
+            return None
+        others = {k: v for k, v in self._remembered.items() if k != "next_step_date"}
+        return {**others, **({"next_step_date": text} if text else {})}
+
+    def preview(self) -> None:
+        self._request += 1
+        self._parsed = self.plan = None
+        self.import_button.setEnabled(False)
+        self.summary.setText("Reading the export…")
+        self.error.hide()
+        args = (self.path, self.crm_choice.currentData(), self._columns(),
+                self.date_choice.currentData())
+        QThreadPool.globalInstance().start(_ReadJob(self._reader, self._request, args,
+                                                    dict(self._remembered)))
+
+    def on_reader_done(self, parsed, number: int) -> None:
+        if number != self._request:
+            return  # an older preview the coach has since changed
+        try:
+            plan = crm_service.preview_import(self.store, self.path, parsed=parsed)
+        except CallmarkError as exc:
+            self.on_reader_failed(str(exc), number)
+            return
+        self._parsed, self.plan = parsed, plan
+        s = plan.summary()
+        label = crm_service.CRM_LABELS.get(plan.crm, "CRM")
+        self.summary.setText(f"<b>{label} export</b> — {s['created']} to create, "
+                             f"{s['updated']} to update, {s['unchanged']} unchanged. "
+                             "Nothing is written until you press Import.")
+        lines = preview_lines(plan) or ["No opportunity would change."]
+        if plan.warnings:
+            lines += ["", "Notes:"] + [f"• {w}" for w in plan.warnings]
+        if plan.errors:
+            lines += ["", "Errors:"] + [f"• {e}" for e in plan.errors]
+        self.changes.setPlainText("\n".join(lines))
+        self.import_button.setEnabled(not plan.errors and bool(parsed.rows))
+        self.preview_ready.emit(plan)
+
+    def on_reader_failed(self, message: str, number: int) -> None:
+        if number != self._request:
+            return
+        self.summary.setText("This export can't be imported; nothing was written.")
+        self.error.setText(message)
+        self.error.show()
+        self.changes.setPlainText("")
+        self.preview_ready.emit(None)
+
+    # --- writing --------------------------------------------------------------------------
+
+    def on_import_clicked(self) -> None:
+        if self._parsed is None:
+            return
+        try:
+            self.result = crm_service.apply_import(self.store, self.path, parsed=self._parsed)
+            columns = self._columns()
+            if columns is not None:
+                crm_service.remember_columns(
+                    self.store, {"next_step_date": columns.get("next_step_date", "")})
+        except CallmarkError as exc:
+            self.on_reader_failed(str(exc), self._request)
+            return
+        self.accept()
