@@ -39,6 +39,7 @@ def run(home: str | None = None, file: str | None = None, quit_after: float | No
         print(f"callmark: {exc}", file=sys.stderr)
         QMessageBox.critical(None, "Callmark", str(exc)) if not _offscreen() else None
         return 1
+    import desktop.ui.crm  # noqa: F401 - registers the Opportunity panel and File ▸ Import CRM export…
     import desktop.ui.coaching  # noqa: F401 - registers the Coaching panel (opens the Coaching window)
     from desktop.ui.main_window import build_main_window
 
