@@ -121,16 +121,23 @@ def compute_peaks(path: str | os.PathLike[str], per_second: int = PEAKS_PER_SECO
             # run once per block, because per-frame numpy work costs as much as decoding.
             fifo = av.AudioFifo()
             key = None
+            block = 0
             for frame in container.decode(audio):
-                frame_key = (frame.format.name, frame.layout.nb_channels, frame.sample_rate)
-                if reducer is None:
-                    reducer = _PeakReducer(frame.sample_rate, per_second)
-                if frame_key != key:
-                    _drain(fifo, reducer, key)
-                    fifo, key = av.AudioFifo(), frame_key
                 frame.pts = None  # the FIFO insists on contiguous timestamps; we count samples
-                fifo.write(frame)
-                if fifo.samples >= reducer.block_samples:
+                try:
+                    fifo.write(frame)
+                except ValueError:
+                    # The format, layout or rate changed mid-stream (the FIFO refuses
+                    # to mix them): reduce what we have and start a new FIFO.
+                    _drain(fifo, reducer, key)
+                    fifo, key = av.AudioFifo(), None
+                    fifo.write(frame)
+                if key is None:
+                    key = (frame.format.name, frame.layout.nb_channels, frame.sample_rate)
+                    if reducer is None:
+                        reducer = _PeakReducer(frame.sample_rate, per_second)
+                        block = reducer.block_samples
+                if fifo.samples >= block:
                     _drain(fifo, reducer, key)
                     if progress is not None:
                         progress(min(reducer.done_ms, info.duration_ms), info.duration_ms)
