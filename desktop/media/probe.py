@@ -100,7 +100,9 @@ def probe(path: str | os.PathLike[str]) -> MediaInfo:
     p = check_readable(path)
     size = p.stat().st_size
     try:
-        container = av.open(str(p), metadata_errors="ignore")
+        # usetoc: seek an MP3 through its Xing table instead of reading up to
+        # the target (130 ms for 10 minutes, linear in length); others ignore it.
+        container = av.open(str(p), metadata_errors="ignore", options={"usetoc": "1"})
     except (av.error.EOFError, EOFError):
         kind = _looks_like(p)
         if kind is None:
@@ -239,8 +241,11 @@ def _check_end(p: Path, container, audio, declared_s: float) -> float:
         # without a Xing header, ADTS AAC) that is an estimate from the
         # bitrate: trust the data over it.
         return _measure_to_end(p, container, audio)
-    reached = "no audio" if end is None else f"audio to {_clock(end)}"
-    raise MediaError(p, f"is truncated: the header says {_clock(declared_s)} but the file holds {reached}")
+    if end is None:
+        reached = f"the audio stops before {_clock(max(0.0, declared_s - _END_WINDOW_S))}"
+    else:
+        reached = f"the audio stops at {_clock(end)}"
+    raise MediaError(p, f"is truncated: the header says {_clock(declared_s)} but {reached}")
 
 
 def _measure_to_end(p: Path, container, audio) -> float:
