@@ -9,7 +9,7 @@ It sends plain dict messages through a one-way pipe, in this order:
     {"type": "done", "segment_count", "language", "duration_ms"}
 or  {"type": "error", "message"}                              (and nothing after)
 
-The recording is decoded and transcribed in windows that grow (30 s, 2 min,
+The recording is decoded and transcribed in windows that grow (10 s, 30 s, 2 min,
 8 min, then 10 min), cut at the quietest moment near each window's end, so the
 first segments arrive within seconds even for an hour-long call (faster-whisper
 alone decodes and runs VAD over the whole file before yielding anything).
@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 SAMPLE_RATE = 16_000
-WINDOW_SECONDS = (30, 120, 480, 600)  # then 600 s each
+WINDOW_SECONDS = (10, 30, 120, 480, 600)  # then 600 s each; a short first window shows text soonest
 CUT_SEARCH_SECONDS = 3.0  # look this far back from a window's end for a quiet cut
 MIN_TAIL_SECONDS = 30  # don't leave a last window shorter than this
 
