@@ -29,7 +29,7 @@ from db.models import CoachingSession, Cycle, Observation
 from db.store import Store
 from desktop.core import cycles as method
 from desktop.core import indicators as core
-from desktop.core.enums import ObservationSource, SessionStatus
+from desktop.core.enums import SessionStatus
 from desktop.core.quality import QualityCheck, review_item
 from desktop.core.review_rule import Observation as MethodObservation
 from desktop.core.review_rule import Proposal
@@ -165,7 +165,3 @@ def report(store: Store, manager: str | None = None, cycle_id: int | None = None
     each = core.weekly_series(cycle.start_date, inputs, through=through, cumulative=False) if started else []
     return IndicatorReport(cycle, as_of, figures, series, _quality(store, rows, as_of), each)
 
-
-# The source of each live observation the dashboard lists, in the coach's words.
-SOURCE_WORDS = {ObservationSource.CALL: "later call", ObservationSource.PIPELINE_REVIEW: "pipeline review",
-                ObservationSource.ROLE_PLAY: "role-play"}

@@ -191,8 +191,6 @@ def close_held(store: Store, session_id: int, *, practice_action: str = "", acti
             found.moment_id = _moment(session, moment_id)
         if example is not None:
             found.example = example.strip() or None
-        if found.action_done is None and not found.practice_action:
-            found.action_done = None
         return _one(session, found)
 
 
