@@ -102,14 +102,24 @@ def run_child(conn: Any, media_path: str, model_location: str, settings: dict[st
         conn.close()
 
 
+class ModelLoadError(RuntimeError):
+    """The model folder exists but CTranslate2 cannot load it."""
+
+
+class RecordingError(ValueError):
+    """The recording has nothing to transcribe (no audio track, no samples)."""
+
+
 def describe_error(exc: BaseException, media_path: str, model_location: str) -> str:
+    """One line for the coach: which file or model, and what is wrong with it."""
     text = str(exc) or type(exc).__name__
-    name = type(exc).__name__
-    if name in ("InvalidDataError", "FileNotFoundError", "PermissionError") or "av." in type(exc).__module__:
+    if isinstance(exc, ModelLoadError):
+        return text
+    if isinstance(exc, RecordingError):
+        return f"{media_path}: {text}"
+    if isinstance(exc, OSError) or type(exc).__module__.startswith("av"):
         return f"{media_path}: cannot decode the recording ({text})"
-    if "model" in text.lower() or name in ("RuntimeError",) and "ctranslate2" in repr(exc).lower():
-        return f"the Whisper model at {model_location} could not be loaded ({text})"
-    return f"{media_path}: transcription failed ({name}: {text})"
+    return f"{media_path}: transcription failed ({type(exc).__name__}: {text})"
 
 
 def media_duration_ms(media_path: str) -> int | None:
@@ -118,7 +128,7 @@ def media_duration_ms(media_path: str) -> int | None:
 
     with av.open(media_path) as container:
         if not container.streams.audio:
-            raise ValueError("the file has no audio track")
+            raise RecordingError("the file has no audio track")
         stream = container.streams.audio[0]
         if stream.duration is not None and stream.time_base is not None:
             return int(stream.duration * stream.time_base * 1000)
@@ -184,11 +194,22 @@ def audio_windows(media_path: str) -> Iterator[tuple[int, Any]]:
 def transcribe_windows(media_path: str, model_location: str,
                        settings: TranscriptionSettings) -> Iterator[dict[str, Any]]:
     """Load the model, then yield the protocol's messages for one recording."""
+    import threading
+
+    from tqdm import tqdm
+
+    # faster-whisper builds (disabled) tqdm bars, whose default lock is a named
+    # multiprocessing semaphore; a child killed on cancel would leak it.
+    tqdm.set_lock(threading.RLock())
     from faster_whisper import WhisperModel
 
     duration_ms = media_duration_ms(media_path)
-    model = WhisperModel(model_location, device="cpu", compute_type=settings.compute_type,
-                         cpu_threads=settings.cpu_threads)
+    try:
+        model = WhisperModel(model_location, device="cpu", compute_type=settings.compute_type,
+                             cpu_threads=settings.cpu_threads)
+    except Exception as exc:  # noqa: BLE001 - CTranslate2 raises plain RuntimeError/ValueError
+        raise ModelLoadError(f"the Whisper model at {model_location} could not be loaded "
+                             f"({exc})") from exc
     language = settings.language
     count = 0
     done_ms = 0
@@ -213,7 +234,7 @@ def transcribe_windows(media_path: str, model_location: str,
         done_ms = max(done_ms, int(round((offset + len(audio)) / SAMPLE_RATE * 1000)))
         yield {"type": "progress", "done_ms": done_ms, "duration_ms": duration_ms}
     if not sent_info:
-        raise ValueError("the recording has no audio to transcribe")
+        raise RecordingError("the recording has no audio to transcribe")
     yield {"type": "done", "segment_count": count, "language": language,
            "duration_ms": duration_ms if duration_ms is not None else done_ms}
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import threading
 
 import pytest
@@ -146,7 +147,22 @@ def test_a_broken_model_fails_with_the_model_named(tmp_path, short_call) -> None
     job = TranscriptionJob(short_call, ResolvedModel(str(folder), "broken", "settings"), SETTINGS)
     events = list(job.events())
     assert isinstance(events[-1], Failed)
-    assert str(folder) in events[-1].message
+    assert events[-1].message.startswith(f"the Whisper model at {folder} could not be loaded (")
+
+
+def test_a_file_without_audio_fails_with_the_file_named(tmp_path) -> None:
+    image = tmp_path / "slide.png"
+    subprocess.run(["convert", "-size", "16x16", "xc:red", str(image)], check=True)
+    events = list(TranscriptionJob(image, resolve_model(), SETTINGS).events())
+    assert isinstance(events[-1], Failed)
+    assert events[-1].message == f"{image}: the file has no audio track"
+
+
+def test_a_silent_recording_completes_with_no_segments(tmp_path) -> None:
+    silent = tmp_path / "silent.wav"
+    subprocess.run(["sox", "-n", "-r", "16000", "-c", "1", str(silent), "trim", "0", "5"], check=True)
+    result = TranscriptionJob(silent, resolve_model(), SETTINGS).run()
+    assert result.segments == [] and result.duration_ms == 5000
 
 
 def test_a_model_needing_download_is_refused_without_network(short_call) -> None:
