@@ -38,6 +38,7 @@ class ActionId(Enum):
     KIND_NEXT_STEP = ("Kind: next step", ("Ctrl+4",), "The moment is a next step", True)
     KIND_OTHER = ("Kind: other", ("Ctrl+5",), "The moment is something else worth coaching", True)
     NOTE = ("Write a note", ("Ctrl+E",), "Type a note on the current moment; playback keeps going", True)
+    NEW_ITEM = ("New coaching item", ("Ctrl+I",), "Start a coaching item from the selected moment", True)
     LOOP_MOMENT = ("Loop moment", ("Ctrl+L",), "Replay the selected moment over and over (again to stop)", True)
     PREVIOUS_MOMENT = ("Previous moment", ("Alt+Left",), "Jump to the moment before the playhead", True)
     NEXT_MOMENT = ("Next moment", ("Alt+Right",), "Jump to the moment after the playhead", True)

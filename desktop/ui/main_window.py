@@ -78,6 +78,7 @@ class MainWindow(QMainWindow):
         self.workspace.apply_preferences(self.prefs)
         self._add_panels()
         self._closing = False
+        self._splitters_restored = False
 
     # --- building ---------------------------------------------------------------------------
 
@@ -154,19 +155,31 @@ class MainWindow(QMainWindow):
     # --- layout state ---------------------------------------------------------------------------
 
     def restore_layout(self) -> None:
+        self._restore((SettingsKey.GEOMETRY, self.restoreGeometry), (SettingsKey.WINDOW_STATE, self.restoreState))
         s = qsettings()
-        for key, restore in ((SettingsKey.GEOMETRY, self.restoreGeometry),
-                             (SettingsKey.WINDOW_STATE, self.restoreState),
-                             (SettingsKey.MAIN_SPLITTER, self.splitter.restoreState),
-                             (SettingsKey.WORK_SPLITTER, self.view.splitter.restoreState),
-                             (SettingsKey.SIDE_SPLITTER, self.view.side.restoreState)):
-            value = s.value(key.value)
-            if isinstance(value, QByteArray) and not value.isEmpty():
-                restore(value)
         visible = s.value(SettingsKey.LIBRARY_VISIBLE.value, True)
         shown = str(visible).lower() not in ("false", "0")
         self.library.setVisible(shown)
         self.registry[ActionId.TOGGLE_LIBRARY].setChecked(shown)
+
+    def _restore(self, *pairs) -> None:
+        s = qsettings()
+        for key, restore in pairs:
+            value = s.value(key.value)
+            if isinstance(value, QByteArray) and not value.isEmpty():
+                restore(value)
+
+    def _restore_splitters(self) -> None:
+        # Once shown: before that the splitters have no real width and rescale what they get.
+        self._restore((SettingsKey.MAIN_SPLITTER, self.splitter.restoreState),
+                      (SettingsKey.WORK_SPLITTER, self.view.splitter.restoreState),
+                      (SettingsKey.SIDE_SPLITTER, self.view.side.restoreState))
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
+        if not self._splitters_restored:
+            self._splitters_restored = True
+            QTimer.singleShot(0, self._restore_splitters)
 
     def save_layout(self) -> None:
         s = qsettings()

@@ -96,3 +96,6 @@ def unregister_panel(name: str) -> None:
 
 def registered_panels() -> list[PanelSpec]:
     return sorted(_PANELS.values(), key=lambda p: (p.order, p.name))
+
+
+import desktop.ui.item_editor  # noqa: E402,F401 - registers the "Coaching item" panel

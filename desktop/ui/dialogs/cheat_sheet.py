@@ -13,7 +13,7 @@ GROUPS = (
     ("Playback", (ActionId.PLAY_PAUSE, ActionId.SKIP_BACK, ActionId.SKIP_FORWARD, ActionId.SLOWER,
                   ActionId.FASTER, ActionId.GO_TO_TIME, ActionId.BACK_TO_START, ActionId.LOOP_MOMENT)),
     ("Marking", (ActionId.MARK, ActionId.END_MARK, ActionId.KIND_QUESTION, ActionId.KIND_ANSWER,
-                 ActionId.KIND_MISSED, ActionId.KIND_NEXT_STEP, ActionId.KIND_OTHER, ActionId.NOTE,
+                 ActionId.KIND_MISSED, ActionId.KIND_NEXT_STEP, ActionId.KIND_OTHER, ActionId.NOTE, ActionId.NEW_ITEM,
                  ActionId.PREVIOUS_MOMENT, ActionId.NEXT_MOMENT, ActionId.DELETE_MOMENT, ActionId.UNDO,
                  ActionId.REDO)),
     ("Transcript and library", (ActionId.FIND, ActionId.FIND_NEXT, ActionId.FIND_PREVIOUS, ActionId.FOLLOW,

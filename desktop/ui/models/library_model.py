@@ -107,7 +107,7 @@ class LibraryFilter(QSortFilterProxyModel):
 
     def set_text(self, text: str) -> None:
         self._words = text.lower().split()
-        self.invalidateFilter()
+        self.invalidateRowsFilter()
 
     def filterAcceptsRow(self, source_row, source_parent) -> bool:  # noqa: N802
         if not self._words:

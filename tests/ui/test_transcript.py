@@ -1,0 +1,85 @@
+"""The transcript follows playback, seeks on a click, and finds."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, Qt
+
+from desktop.services import transcripts
+from desktop.services.transcripts import SegmentRow
+from desktop.ui.actions import ActionId
+
+
+def test_clicking_a_line_seeks_to_it(qtbot, window, demo_call):
+    window.open_call(demo_call)
+    view = window.view.transcript
+    segment = window.transcript_model.segment(4)
+    view.scrollTo(window.transcript_model.index(4))
+    rect = view.visualRect(window.transcript_model.index(4))
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(20, rect.center().y()))
+    assert window.playback.position_ms() == segment.start_ms
+    assert window.transcript_model.current_row == 4
+
+
+def test_clicking_a_word_seeks_to_that_word(qtbot, window, store, demo_call):
+    words = [{"text": w, "start_ms": 1000 + 400 * i, "end_ms": 1350 + 400 * i}
+             for i, w in enumerate("we need the budget owner on the next call".split())]
+    transcripts.save_transcript(store, demo_call, [
+        SegmentRow(1000, 4600, "Riley", " ".join(w["text"] for w in words), words),
+        SegmentRow(5000, 8000, "Casey", "Sure.")], origin="whisper")
+    window.open_call(demo_call)
+    view = window.view.transcript
+    index = window.transcript_model.index(0)
+    rect = view.visualRect(index)
+    box = view.delegate.text_rect(rect)
+    # x of the word "dashboard": the text before it, measured with the view's font
+    prefix = view.fontMetrics().horizontalAdvance("we need the ")
+    click = QPoint(int(box.left() + prefix + 5), int(box.top() + 5))
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=click)
+    assert window.playback.position_ms() == 1000 + 400 * 3
+
+
+def test_the_highlight_follows_playback_until_the_coach_scrolls_away(qtbot, window, demo_call):
+    window.open_call(demo_call)
+    model, view = window.transcript_model, window.view.transcript
+    second = model.segment(1).start_ms
+    last = model.rowCount() - 1
+    assert last > 20  # long enough to scroll
+    window.playback.seek(second - 1200)
+    window.playback.play()
+    qtbot.waitUntil(lambda: model.current_row == 1, timeout=10000)
+    assert model.data(model.index(1), Qt.ItemDataRole.UserRole + 4) is True  # CURRENT_ROLE
+    # Far into the call the followed line is scrolled into view.
+    window.playback.seek(model.segment(last - 4).start_ms + 100)
+    qtbot.waitUntil(lambda: model.current_row == last - 4, timeout=5000)
+    assert view.viewport().rect().intersects(view.visualRect(model.index(last - 4)))
+    # The coach scrolls to the top: following stops, the button offers to resume.
+    view.verticalScrollBar().triggerAction(view.verticalScrollBar().SliderAction.SliderToMinimum)
+    assert not view.follow and view.follow_button.isVisible()
+    window.playback.seek(model.segment(last).start_ms + 100)
+    qtbot.waitUntil(lambda: model.current_row == last, timeout=5000)
+    assert view.verticalScrollBar().value() == 0  # not pulled back
+    qtbot.mouseClick(view.follow_button, Qt.MouseButton.LeftButton)
+    assert view.follow and not view.follow_button.isVisible()
+    assert view.viewport().rect().intersects(view.visualRect(model.index(last)))
+    window.playback.pause()
+
+
+def test_find_moves_through_matches(qtbot, window, demo_call):
+    window.open_call(demo_call)
+    qtbot.keyClick(window.view.transcript, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    bar = window.view.find_bar
+    assert bar.isVisible() and bar.field.hasFocus()
+    qtbot.keyClicks(bar.field, "dashboard")
+    model = window.transcript_model
+    matches = [r for r in range(model.rowCount()) if "dashboard" in model.text(r).lower()]
+    assert len(matches) >= 2
+    assert window.view.transcript.currentIndex().row() == matches[0]
+    assert bar.count.text() == f"1 of {len(matches)}"
+    qtbot.keyClick(bar.field, Qt.Key.Key_Return)
+    assert window.view.transcript.currentIndex().row() == matches[1]
+    window.registry[ActionId.FIND_PREVIOUS].trigger()
+    assert window.view.transcript.currentIndex().row() == matches[0]
+    qtbot.keyClicks(bar.field, "zzz")
+    assert bar.count.text() == "no match"
+    qtbot.keyClick(bar.field, Qt.Key.Key_Escape)
+    assert not bar.isVisible()

@@ -1,0 +1,141 @@
+"""Opening calls: the library, the waveform cache, unplayable files, layout and panels."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
+
+from desktop import paths
+from desktop.media import waveform
+from desktop.services import calls, moments
+from desktop.ui import panels
+from desktop.ui.actions import ActionId
+from tests.conftest import make_tone
+
+
+def test_the_library_lists_filters_and_opens_calls(qtbot, window, store, demo_call, tmp_path):
+    tone = make_tone(tmp_path / "pipeline review.wav", seconds=2)
+    other, _ = calls.add_call(store, tone, rep="Sam Seller")
+    window.refresh_library()
+    lib = window.library
+    assert lib.proxy.rowCount() == 2
+    qtbot.keyClicks(lib.filter, "riley")
+    assert lib.proxy.rowCount() == 1
+    assert lib.proxy.index(0, 0).data() == "Acme discovery"
+    lib.filter.clear()
+    qtbot.keyClicks(lib.filter, "sam")
+    qtbot.keyClick(lib.filter, Qt.Key.Key_Return)
+    assert window.workspace.call.id == other.id
+    assert window.view.heading.text() == "Pipeline Review"
+    assert window.view.show_transcript  # no transcript: the hint is shown instead
+    assert window.view.transcript_empty.isVisible()
+
+
+def test_opening_a_file_adds_it_and_reopening_it_is_the_same_call(window, store, tmp_path):
+    tone = make_tone(tmp_path / "call two.wav", seconds=2)
+    first = window.open_media_file(tone)
+    again = window.open_media_file(tone)
+    assert first == again and [c.id for c in calls.list_calls(store)] == [first]
+    assert window.library_model.rowCount() == 1
+    window.open_media_file(tmp_path / "missing.mp3")
+    assert "missing.mp3" in window.status.text()
+
+
+def test_the_waveform_is_computed_once_then_read_from_the_cache(qtbot, make_window, demo_call, monkeypatch,
+                                                                 isolated_home):
+    first = make_window()
+    with qtbot.waitSignal(first.waveforms.loaded, timeout=30000):
+        first.open_call(demo_call)
+    assert first.view.waveform.has_peaks()
+    cached = list(paths.cache_dir(isolated_home, "waveforms").glob("*.npz"))
+    assert len(cached) == 1
+    first.close()
+
+    def no_decoding(*_a, **_k):
+        raise AssertionError("decoded again instead of using the cache")
+
+    monkeypatch.setattr(waveform, "compute_peaks", no_decoding)
+    second = make_window()
+    with qtbot.waitSignal(second.waveforms.loaded, timeout=10000) as got:
+        second.open_call(demo_call)
+    assert got.args[1].channels.shape == (2, len(got.args[1]))
+    assert second.view.waveform.has_peaks()
+
+
+def test_a_file_vlc_cannot_play_shows_a_message_and_the_rest_still_works(qtbot, window, store, demo_call,
+                                                                        tmp_path):
+    copy = make_tone(tmp_path / "broken call.ogg", seconds=3)
+    call, _ = calls.add_call(store, copy, title="Broken")
+    from desktop.services import transcripts
+    from tests.ui.conftest import demo_segments
+
+    transcripts.save_transcript(store, call.id, demo_segments(), origin="import")
+    copy.write_bytes(b"\x00garbage, not a recording" * 4000)  # damaged after it was added
+    window.refresh_library()
+    window.open_call(call.id)
+    with qtbot.waitSignal(window.playback.error, timeout=15000) as err:
+        window.playback.play()
+    assert "broken call.ogg" in err.args[0]
+    banner = window.view.banner
+    qtbot.waitUntil(banner.isVisible)
+    assert "broken call.ogg" in banner.text() and "transcript" in banner.text()
+    # The transcript and moments stay usable.
+    assert window.transcript_model.rowCount() == len(demo_segments())
+    window.registry[ActionId.MARK].trigger()
+    window.registry[ActionId.KIND_QUESTION].trigger()
+    assert [m.kind for m in moments.list_moments(store, call.id)] == ["question"]
+    window.registry[ActionId.NOTE].trigger()
+    qtbot.keyClicks(window.view.moments.note, "listen again later")
+    window.view.moments.flush()
+    assert moments.list_moments(store, call.id)[0].note == "listen again later"
+    # A file gone altogether is said at once.
+    copy.unlink()
+    window.open_call(demo_call)
+    window.open_call(call.id)
+    assert "no such file" in window.view.banner.text()
+
+
+def test_layout_and_the_last_call_come_back(qtbot, make_window, store, demo_call, tmp_path):
+    tone = make_tone(tmp_path / "second.wav", seconds=2)
+    other, _ = calls.add_call(store, tone)
+    first = make_window()
+    first.open_call(other.id)
+    first.close()
+    second = make_window()
+    second.restore_last_call()
+    assert second.workspace.call.id == other.id
+    assert not second.library.isHidden()
+    second.registry[ActionId.TOGGLE_LIBRARY].trigger()
+    second.close()
+    third = make_window()
+    assert third.library.isHidden()
+    assert not third.registry[ActionId.TOGGLE_LIBRARY].isChecked()
+
+
+def test_a_registered_panel_follows_the_open_call_and_can_seek(qtbot, store, demo_call, make_window):
+    seen = []
+
+    def factory(context):
+        context.call_changed.connect(seen.append)
+        label = QLabel("coaching item")
+        label.setObjectName("testPanel")
+        label.context = context
+        return label
+
+    panels.register_panel("Test panel", factory)
+    try:
+        window = make_window()
+    finally:
+        panels.unregister_panel("Test panel")
+    tabs = window.view.inspector
+    names = [tabs.tabText(i) for i in range(tabs.count())]
+    assert names[0] == "Call" and "Test panel" in names
+    window.open_call(demo_call)
+    assert seen == [demo_call]
+    panel = tabs.widget(names.index("Test panel"))
+    with qtbot.waitSignal(panel.context.moment_selected) as selected:
+        window.playback.seek(5000)
+        window.registry[ActionId.MARK].trigger()
+    assert selected.args[0] == moments.list_moments(store, demo_call)[0].id
+    panel.context.seek(42000)
+    assert window.playback.position_ms() == 42000
