@@ -12,8 +12,6 @@ import functools
 import multiprocessing
 import socket
 import sys
-from pathlib import Path
-
 import pytest
 
 from desktop.transcription.models import resolve_model
@@ -43,12 +41,27 @@ def test_the_recorder_sees_a_socket_opened_in_the_spawned_child(tmp_path, short_
     assert "socket.__new__" in log.read_text()
 
 
+_PARENT_EVENTS: list[str] = []
+_WATCHING_PARENT = [False]
+
+
+def _parent_hook(event: str, args: tuple) -> None:
+    if _WATCHING_PARENT[0] and event.startswith(("socket.", "urllib.")):
+        _PARENT_EVENTS.append(event)
+
+
 @pytest.mark.slow
 def test_transcription_opens_no_socket(tmp_path, short_call) -> None:
     log = tmp_path / "sockets.log"
-    job = TranscriptionJob(short_call, resolve_model(), TranscriptionSettings(cpu_threads=2),
-                           child_setup=functools.partial(record_socket_events, str(log)))
-    events = list(job.events())
+    sys.addaudithook(_parent_hook)  # hooks cannot be removed; this one only records while watching
+    _WATCHING_PARENT[0] = True
+    try:
+        job = TranscriptionJob(short_call, resolve_model(), TranscriptionSettings(cpu_threads=2),
+                               child_setup=functools.partial(record_socket_events, str(log)))
+        events = list(job.events())
+    finally:
+        _WATCHING_PARENT[0] = False
+    assert _PARENT_EVENTS == []
     assert isinstance(events[-1], Completed), events[-1]
     assert "information" in " ".join(s.text for s in events[-1].result.segments)
     assert not log.exists() or log.read_text() == ""
