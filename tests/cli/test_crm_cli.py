@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from db.store import open_store
 from desktop import paths
 from tests.conftest import make_tone, run_cli
@@ -48,6 +50,7 @@ def test_import_dry_run_then_import_then_reimport(tmp_path):
     assert out == {"crm": "salesforce", "created": 0, "updated": 1, "unchanged": 1, "errors": 0}
 
 
+@pytest.mark.slow  # eight runs of the real command
 def test_link_show_suggest_and_an_unknown_id(tmp_path):
     home = tmp_path / "home"
     media = make_tone(tmp_path / "call.wav")
@@ -89,6 +92,7 @@ def test_next_step_date_column_is_remembered(tmp_path):
         store.close()
 
 
+@pytest.mark.slow  # six runs of the real command
 def test_bad_exports_are_one_line_with_the_line_number_and_write_nothing(tmp_path):
     home = tmp_path / "home"
     crm(home, "import", str(export(tmp_path, "ok.csv", sf_row("Send information"))), check=True)
