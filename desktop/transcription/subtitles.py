@@ -52,6 +52,10 @@ class SubtitleParse:
     kind: str = "vtt"  # "vtt" or "srt"
     encoding: str = "utf-8"
 
+    def problem_lines(self, path: str | Path) -> list[str]:
+        """One line per unread cue, `FILE, line N: reason`, for the CLI and dialogs."""
+        return [f"{path}, line {p.line}: {p.reason}" for p in self.problems]
+
 
 # ---------------------------------------------------------------- decoding
 

@@ -151,6 +151,7 @@ def test_broken_cues_are_each_named_by_line() -> None:
     ]
     assert "unreadable time '00:0x:04.000'" in result.problems[0].reason
     assert len(result.segments) + len(result.problems) == result.cue_count
+    assert result.problem_lines("call.vtt")[2] == "call.vtt, line 16: cue has no text"
 
 
 def test_header_notes_and_styles_are_not_cues() -> None:
