@@ -19,6 +19,7 @@ __all__ = ["ItemEditor", "NEW_ITEM_KEY", "PANEL_NAME", "register"]
 
 PANEL_NAME = "Coaching item"
 NEW_ITEM_KEY = "Ctrl+I"
+MIN_WIDTH = 120
 
 
 class ItemEditor(QWidget):
@@ -31,6 +32,8 @@ class ItemEditor(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view)
+        # The inspector column may be dragged narrow: the form scrolls rather than holding it wide.
+        self.setMinimumWidth(MIN_WIDTH)
         self.new_item_action = self._new_item_action(context)
         self.view.new_button.setToolTip(f"Start a coaching item from the selected moment "
                                         f"({self.new_item_action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)})")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from datetime import date
 
 from PySide6.QtCore import QObject, QStringListModel, Qt, Signal
 from PySide6.QtWidgets import QComboBox
@@ -50,6 +51,7 @@ class ItemEditorController(QObject):
         self.saver.failed.connect(lambda field, msg: self.show_message(msg, error=True))
         self._wire()
         self.show_nothing()
+        self.reload_parked()
 
     # --- wiring ---------------------------------------------------------------------------
 
@@ -111,7 +113,6 @@ class ItemEditorController(QObject):
                 index = combo.findData(value)
                 combo.setCurrentIndex(max(index, 0))
             v.next_evidence_due.set_date(row.next_evidence_due if row else None)
-            v.next_evidence_due.setStyleSheet("")
             rule = row.continue_after if row else None
             v.seen_in.setValue(rule.seen_in if rule else 0)
             v.of_reviewed.setValue(rule.of_reviewed if rule else 0)
@@ -218,13 +219,8 @@ class ItemEditorController(QObject):
             return
         field = self.view.next_evidence_due
         if field.is_valid():
-            field.setStyleSheet("")
             self.saver.change("next_evidence_due", field.date_value())
-        else:
-            # Half-typed dates are normal; only a finished one that is not a date is marked.
-            done = len(field.text().strip()) >= 8
-            field.setStyleSheet(f"border: 2px solid {SEVERITY_COLOURS[Severity.ERROR]}" if done else "")
-        self.recheck()
+        self.recheck()  # half-typed dates are normal; recheck marks a missing or impossible one
 
     def on_rule_counts_changed(self) -> None:
         if self._loading or self.item is None:
@@ -274,15 +270,30 @@ class ItemEditorController(QObject):
         found = items.findings(row) if row is not None else []
         self.findings = found
         v = self.view
+        about_date = self._date_findings(row, found)
         for component, (note_name, field_name) in NOTE_FOR.items():
             mine = [f for f in found if f.component == component]
             getattr(v, note_name).show_findings(mine)
             if field_name:
-                getattr(v, field_name).set_severity(worst(mine))
+                getattr(v, field_name).set_severity(worst([f for f in mine if f not in about_date]))
+        self._mark_due(bool(about_date))
         multiple = any(f.component == "behavior" and "more than one behavior" in f.message for f in found)
         v.split_button.setVisible(bool(row and multiple and items.split_text(row.behavior_text)))
         self._summarise(row, found)
         self.findings_changed.emit(found)
+
+    def _date_findings(self, row, found: list[Finding]) -> list[Finding]:
+        """The findings a date would clear: they mark the date field, not the text above it."""
+        if row is None or row.next_evidence_due is not None:
+            return []
+        dated = items.findings(dataclasses.replace(row, next_evidence_due=date.today()))
+        return [f for f in found if f.component == "next_evidence" and f not in dated]
+
+    def _mark_due(self, missing: bool) -> None:
+        field = self.view.next_evidence_due
+        bad = missing or (not field.is_valid() and len(field.text().strip()) >= 8)
+        field.setStyleSheet(f"QLineEdit {{ border: 2px solid {SEVERITY_COLOURS[Severity.ERROR]}; "
+                            "border-radius: 3px; }" if bad else "")
 
     def _summarise(self, row, found: list[Finding]) -> None:
         if row is None:
@@ -391,6 +402,9 @@ class ItemEditorController(QObject):
                 manager = None
         self._parked = parking.list_parked(self.store, manager)
         self.parked_model.setStringList([p.label for p in self._parked])
+        self.view.parked_list.setVisible(bool(self._parked))
+        self.view.parked_empty.setVisible(not self._parked)
+        self.view.promote_button.setEnabled(bool(self._parked))
         self.view.parked_title.setText(f"<b>Parked for later</b>"
                                        f"{' · ' + _esc(manager) if manager else ''} ({len(self._parked)})")
 

@@ -46,8 +46,6 @@ class ItemEditorView(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("itemEditor")
-        self.heading = QLabel("Coaching item")
-        self.heading.setObjectName("panelTitle")
         self.summary = QLabel()
         self.summary.setObjectName("itemSummary")
         self.summary.setWordWrap(True)
@@ -119,9 +117,11 @@ class ItemEditorView(QWidget):
 
         # parked observations
         self.parked_title = _step_title("", "Parked for later")
+        self.parked_empty = _caption("Nothing parked. Park a moment you won't coach in this cycle; "
+                                     "promote it in a later one.")
         self.parked_list = QListView()
         self.parked_list.setObjectName("parkedList")
-        self.parked_list.setMaximumHeight(110)
+        self.parked_list.setMaximumHeight(76)
         self.parked_list.setUniformItemSizes(True)
         self.park_note = QLineEdit()
         self.park_note.setPlaceholderText("Why park it (optional)")
@@ -204,7 +204,7 @@ class ItemEditorView(QWidget):
         scroll.setObjectName("itemScroll")
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         scroll.setWidget(self.form)
         self.scroll = scroll
 
@@ -219,13 +219,13 @@ class ItemEditorView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 4, 4)
         layout.setSpacing(4)
-        layout.addWidget(self.heading)
         layout.addWidget(self.summary)
         layout.addLayout(buttons)
         layout.addWidget(self.message)
         layout.addWidget(scroll, 1)
         layout.addWidget(self.parked_title)
         layout.addWidget(self.parked_list)
+        layout.addWidget(self.parked_empty)
         layout.addLayout(park_row)
 
         # Tab follows the method's order, then the parked observations.
