@@ -41,6 +41,7 @@ def run(home: str | None = None, file: str | None = None, quit_after: float | No
         return 1
     import desktop.ui.crm  # noqa: F401 - registers the Opportunity panel and File ▸ Import CRM export…
     import desktop.ui.coaching  # noqa: F401 - registers the Coaching panel (opens the Coaching window)
+    import desktop.ui.calibration  # noqa: F401 - registers the Calibration panel (blind review, Compare with…)
     from desktop.ui.main_window import build_main_window
 
     try:
