@@ -110,8 +110,13 @@ _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']*'(?=\W|$)|:\s.*$")
 _STEM = re.compile(r"(ing|ed|es|s)$")
 
 
+# An apostrophe counts only inside a word ("customer's"): a single quote around a
+# phrase ('send me some information') is punctuation, not part of "information".
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z0-9]+)*(?::[0-9]+)*(?:-[a-z0-9]+(?:'[a-z0-9]+)*)*")
+
+
 def _words(text: str) -> list[str]:
-    return re.findall(r"[a-z0-9']+(?::[0-9]+)*(?:-[a-z0-9]+)*", text.lower())
+    return _WORD.findall(text.lower().replace("\u2019", "'"))
 
 
 def _strip_situation(text: str) -> str:
@@ -220,8 +225,11 @@ _SITUATION_WORDS = {
     PracticeKind.CALL_REVIEW: ("call review", "recording", "listen", "replay", "call"),
     PracticeKind.LIVE_PIPELINE_REVIEW: ("pipeline review", "pipeline", "forecast", "deal review"),
 }
-_REFERS_TO_BEHAVIOR = re.compile(r"\b(the|this|that) (behaviou?r|question|intervention|moment|"
-                                 r"action|line|step)\b")
+# "the moment", "this question", and the moment named by its quote: "the 'send me
+# some information' moment" (straight or curly, single or double quotes).
+_REFERS_TO_BEHAVIOR = re.compile(
+    r"\b(the|this|that)\s+(?:(?:\"[^\"]*\"|“[^”]*”|'[^']*'|‘[^’]*’)\s+)?(behaviou?r|question|"
+    r"intervention|moment|action|line|step)\b")
 _STOPWORDS = frozenset("""
     the a an to of in on at for with and or but if when before after what who how which that
     this they them their it its is are be will can you your our we he she his her as by from

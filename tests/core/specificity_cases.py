@@ -79,6 +79,39 @@ CASES: list[tuple[str, bool]] = [
     ("Prioritize coaching time.", VAGUE),
     ("Leverage MEDDICC more effectively.", VAGUE),
     ("Drive urgency with customers.", VAGUE),
+    # Quoting shapes: a quoted question is what the manager will say, whatever the quotes.
+    ("Ask “what will you review, and who else needs to be involved?” when the customer asks for information.", SPECIFIC),
+    ("Ask \"what will you review, and who else needs to be involved?\" when the customer asks for a deck.", SPECIFIC),
+    ("When the customer says 'just send me something', ask who else will read it.", SPECIFIC),
+    ("Say ‘tell me more about that’ before the rep moves to the next question.", SPECIFIC),
+    ("Be more “customer-centric”.", VAGUE),
+]
+
+TIED = True
+UNTIED = False
+_INFO_BEHAVIOR = ("When a customer asks for information, ask: what will you review, and who else needs "
+                  "to be involved?")
+
+# (behavior, practice task, label): is the task tied to the behavior? The record
+# format's own example pair comes first; then the same moment named in other quotes.
+PRACTICE_CASES: list[tuple[str, str, bool]] = [
+    (_INFO_BEHAVIOR, "Role-play the 'send me some information' moment three times.", TIED),
+    (_INFO_BEHAVIOR, "Role-play the “send me some information” moment three times.", TIED),
+    (_INFO_BEHAVIOR, "Role-play the \"send me some information\" moment three times.", TIED),
+    (_INFO_BEHAVIOR, "Role-play the ‘just email it over’ moment three times.", TIED),
+    (_INFO_BEHAVIOR, "Role-play the 'just email it over' moment with me on Thursday.", TIED),
+    (_INFO_BEHAVIOR, "Replay this moment and say the question out loud twice.", TIED),
+    (_INFO_BEHAVIOR, "In the next pipeline review, ask who else needs to be involved in each deal.", TIED),
+    ("Ask the rep to state the next step the customer confirmed before discussing how likely the deal is to close.",
+     "In the Monday pipeline review, ask for the confirmed next step on the top five deals.", TIED),
+    ("Pause for three seconds after the rep finishes their forecast before asking a follow-up question.",
+     "Role-play 'the rep's forecast' moment: count to three before you speak.", TIED),
+    (_INFO_BEHAVIOR, "Do three role-plays on objection handling.", UNTIED),
+    (_INFO_BEHAVIOR, "Role-play the 'send me some pricing' call with a peer.", UNTIED),
+    ("Ask the rep to state the next step the customer confirmed before discussing how likely the deal is to close.",
+     "Read a book on negotiation before Friday.", UNTIED),
+    ("Stop interrupting the rep while they explain a deal in the pipeline review.",
+     "Role-play a discovery call with a peer.", UNTIED),
 ]
 
 # The examples the issue names: they must be classified right whatever the overall figure.
@@ -87,6 +120,31 @@ NAMED_SPECIFIC = [
     "Ask the rep to state the next step the customer confirmed before discussing how likely the deal is to close.",
     "When the customer asks for information, ask what they will review and who else needs to be involved",
 ]
+
+
+def practice_agreement(cases: Sequence[tuple[str, str, bool]]
+                       ) -> tuple[float, list[tuple[str, str, bool, bool]]]:
+    """Share of (behavior, task) pairs where the practice check agrees the task is (not) tied.
+
+    Each disagreement is (behavior, task, label, what the check said) with True = tied.
+    """
+    from datetime import date
+
+    from desktop.core.enums import PracticeKind
+    from desktop.core.specificity import ItemDraft, check_item
+
+    if not cases:
+        raise ValueError("practice_agreement needs at least one labelled pair")
+    disagreements = []
+    for behavior, task, label in cases:
+        draft = ItemDraft(moments=[(39876, "Just send me some information.")], behavior_text=behavior,
+                          practice_kind=PracticeKind.ROLE_PLAY, practice_task=task,
+                          next_evidence="Next two recordings", next_evidence_due=date(2026, 12, 14))
+        tied = not any(f.message == "The practice task isn't tied to the behavior."
+                       for f in check_item(draft))
+        if tied != label:
+            disagreements.append((behavior, task, label, tied))
+    return 1 - len(disagreements) / len(cases), disagreements
 
 
 def agreement(cases: Sequence[tuple[str, bool]]) -> tuple[float, list[tuple[str, bool, bool]]]:
@@ -112,3 +170,9 @@ if __name__ == "__main__":  # python -m tests.core.specificity_cases prints the 
     for text, label, verdict in wrong:
         print(f"  labelled {'specific' if label else 'vague'}, check says "
               f"{'passes' if verdict else 'vague'}: {text}")
+    share, wrong_pairs = practice_agreement(PRACTICE_CASES)
+    print(f"practice tie agreement {share:.3f} on {len(PRACTICE_CASES)} pairs "
+          f"({len(wrong_pairs)} disagreements)")
+    for behavior, task, label, verdict in wrong_pairs:
+        print(f"  labelled {'tied' if label else 'untied'}, check says "
+              f"{'tied' if verdict else 'untied'}: {task}  (behavior: {behavior})")

@@ -4,7 +4,9 @@ import pytest
 
 from desktop.core.enums import BehaviorChange, PracticeKind, Severity
 from desktop.core.specificity import Finding, ItemDraft, check_behavior, check_item, passes
-from tests.core.specificity_cases import CASES, NAMED_SPECIFIC, NAMED_VAGUE, agreement
+from tests.core.specificity_cases import (
+    CASES, NAMED_SPECIFIC, NAMED_VAGUE, PRACTICE_CASES, agreement, practice_agreement,
+)
 
 
 def test_table_is_large_and_balanced():
@@ -19,6 +21,47 @@ def test_agreement_with_hand_labels(capsys):
         print(f"\nspecificity check agreement: {share:.3f} on {len(CASES)} labelled behaviors "
               f"({len(disagreements)} disagreements)")
     assert share >= 0.9, disagreements
+
+
+def test_practice_tie_agreement_with_hand_labels(capsys):
+    share, disagreements = practice_agreement(PRACTICE_CASES)
+    with capsys.disabled():
+        print(f"\npractice tie agreement: {share:.3f} on {len(PRACTICE_CASES)} labelled pairs "
+              f"({len(disagreements)} disagreements)")
+    assert share >= 0.9, disagreements
+    assert sum(label for *_, label in PRACTICE_CASES) >= 5
+    assert sum(not label for *_, label in PRACTICE_CASES) >= 3
+
+
+RECORD_BEHAVIOR = ("When a customer asks for information, ask: what will you review, and who else "
+                   "needs to be involved?")
+
+
+@pytest.mark.parametrize("task", [
+    "Role-play the 'send me some information' moment three times.",  # the record format's example
+    "Role-play the “send me some information” moment three times.",
+    "Role-play the \"send me some information\" moment three times.",
+    "Role-play the ‘just email it over’ moment three times.",
+])
+def test_the_record_formats_example_pair_is_tied_whatever_the_quotes(task):
+    item = _good_item(behavior_text=RECORD_BEHAVIOR, practice_task=task)
+    assert check_item(item) == []
+
+
+def test_single_quotes_are_not_part_of_the_words():
+    from desktop.core.specificity import _words
+
+    assert _words("the 'send me some information' moment") == [
+        "the", "send", "me", "some", "information", "moment"]
+    assert _words("the customer's words, the customer’s words") == [
+        "the", "customer's", "words", "the", "customer's", "words"]
+
+
+def test_a_quoted_phrase_that_is_not_a_moment_still_needs_a_tie():
+    item = _good_item(behavior_text=RECORD_BEHAVIOR,
+                      practice_task="Role-play the 'send me some pricing' call with a peer.")
+    assert [f.message for f in check_item(item) if f.severity == Severity.ERROR] == [
+        "The practice task isn't tied to the behavior."]
 
 
 @pytest.mark.parametrize("text", NAMED_VAGUE)
