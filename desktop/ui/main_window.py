@@ -61,7 +61,7 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(self.library)
         self.splitter.addWidget(self.view)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([330, 1030])
+        self.splitter.setSizes([250, 1110])
         self.setCentralWidget(self.splitter)
         self.status = QLabel()
         self.statusBar().addWidget(self.status, 1)
@@ -196,6 +196,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:  # noqa: N802
         # Every change is already in the store except an edit being typed: write it now.
         self.workspace.flush()
+        self.workspace.remember_position()
         self.save_layout()
         if not self._closing:
             self._closing = True

@@ -28,6 +28,7 @@ class SettingsKey(StrEnum):
     REACTION_DELAY_MS = "playback/reaction_delay_ms"
     AUTO_REWIND_MS = "playback/auto_rewind_ms"
     SHORTCUTS = "shortcuts"  # group: one entry per overridden ActionId
+    POSITIONS = "positions"  # group: last playhead position per call id
 
 
 def qsettings() -> QSettings:
@@ -35,7 +36,11 @@ def qsettings() -> QSettings:
 
 
 def read_int(key: SettingsKey, default: int) -> int:
-    value = qsettings().value(key.value, default)
+    return read_int_key(key.value, default)
+
+
+def read_int_key(key: str, default: int) -> int:
+    value = qsettings().value(key, default)
     try:
         return int(value)
     except (TypeError, ValueError):

@@ -19,7 +19,7 @@ from desktop.ui.models.library_model import short_duration
 from desktop.ui.models.moments_model import MomentsModel
 from desktop.ui.models.transcript_model import TranscriptModel
 from desktop.ui.panels import WorkspaceContext
-from desktop.ui.settings import PlaybackPreferences
+from desktop.ui.settings import PlaybackPreferences, SettingsKey, qsettings, read_int_key
 from desktop.ui.views.workspace_view import WorkspaceView
 
 
@@ -82,6 +82,7 @@ class WorkspaceController(QObject):
         """Show a call: transcript, moments, waveform, player. Raises NotFound for an unknown id."""
         call = call_service.get_call(self.store, call_id)
         self.flush()
+        self.remember_position()
         transcript = transcript_service.current_transcript(self.store, call_id)
         marked = moment_service.list_moments(self.store, call_id)
         self.call = call
@@ -104,7 +105,11 @@ class WorkspaceController(QObject):
             self.on_find_query(self.view.find_bar.field.text())
         if self.playback.load(call.media_path) and call.has_video:
             self.playback.set_video_window(self.view.video.native_id())
-        self.on_playback_position(0)
+        resume = read_int_key(f"{SettingsKey.POSITIONS.value}/{call.id}", 0)
+        if 0 < resume < (call.duration_ms or resume + 1):
+            self.playback.seek(resume)  # back where the coach left this call
+        else:
+            self.on_playback_position(0)
         self.waveforms.request(call.media_path, call.media_sha256)
         self.context.set_call(call.id)
         self.call_opened.emit(call)
@@ -124,6 +129,11 @@ class WorkspaceController(QObject):
         self.view.call_info.setText("<table cellspacing=4>" + "".join(
             f"<tr><td><b>{html.escape(k)}</b></td><td>{html.escape(str(val))}</td></tr>" for k, val in rows)
             + "</table>")
+
+    def remember_position(self) -> None:
+        """Where the coach was in this call (UI state), to come back there next time."""
+        if self.call is not None and self.playback.has_media:
+            qsettings().setValue(f"{SettingsKey.POSITIONS.value}/{self.call.id}", self.playback.position_ms())
 
     def flush(self) -> None:
         """Write any edit in progress (note being typed, cell being edited)."""

@@ -79,6 +79,7 @@ class WorkspaceView(QWidget):
         self.splitter.setStretchFactor(1, 4)
         self.splitter.setStretchFactor(2, 2)
         self.splitter.setChildrenCollapsible(True)
+        self.splitter.setSizes([560, 470, 240])  # first run; the coach's own split is restored after
 
         line = QFrame()
         line.setFrameShape(QFrame.Shape.HLine)
