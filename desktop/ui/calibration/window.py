@@ -86,8 +86,11 @@ class CalibrationController(QObject):
         self.calibration = cal.open_calibration(self.store, self.calibration.id)
         self.refresh()
         self.view.show_row(self.calibration, self.selected)
-        self.view.status.setText(f"Saved {len(done.item_ids)} calibrated items and {len(done.moment_ids)} "
-                                 f"agreed moments; {done.dropped} dropped.")
+        def n(count: int, what: str) -> str:
+            return f"{count} {what}{'' if count == 1 else 's'}"
+
+        self.view.status.setText(f"Agreed by {self.calibration.agreed_by}: saved {n(len(done.item_ids), 'calibrated item')}"
+                                 f" and {n(len(done.moment_ids), 'agreed moment')}; {done.dropped} dropped.")
 
     def on_report_clicked(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self.view, "Save calibration report", "calibration.html",
