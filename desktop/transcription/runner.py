@@ -186,9 +186,7 @@ class TranscriptionJob:
                     if not conn.poll(poll_s):
                         continue
                     message = conn.recv()
-                except (EOFError, OSError, ValueError):
-                    message = None
-                except Exception:  # a message cut off by a kill
+                except Exception:  # noqa: BLE001 - EOF, a closed pipe, or a message cut off by a kill
                     message = None
                 if message is None:
                     if self._cancel_requested:
