@@ -117,6 +117,7 @@ def test_cancel_before_start_never_spawns(short_call) -> None:
     assert job.pid is None and job.result is None
 
 
+@pytest.mark.slow
 def test_stopping_iteration_early_cancels(long_call) -> None:
     job = TranscriptionJob(long_call, resolve_model(), SETTINGS)
     events = job.events()
@@ -158,6 +159,7 @@ def test_a_file_without_audio_fails_with_the_file_named(tmp_path) -> None:
     assert events[-1].message == f"{image}: the file has no audio track"
 
 
+@pytest.mark.slow
 def test_a_silent_recording_completes_with_no_segments(tmp_path) -> None:
     silent = tmp_path / "silent.wav"
     subprocess.run(["sox", "-n", "-r", "16000", "-c", "1", str(silent), "trim", "0", "5"], check=True)
