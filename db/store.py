@@ -9,6 +9,7 @@ A store is one SQLite file. Opening it:
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,9 +17,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from alembic import command
-from alembic.config import Config
-from alembic.script import ScriptDirectory
+from functools import cache
+
 from sqlalchemy import Engine, text
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -32,18 +32,46 @@ class StoreError(Exception):
     """A store that can't be opened as it is. The message names the file and the problem."""
 
 
-def alembic_config() -> Config:
+def alembic_config():
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     return cfg
 
 
+_REVISION = re.compile(r"^revision\s*=\s*['\"]([^'\"]+)['\"]", re.M)
+_DOWN = re.compile(r"^down_revision\s*=\s*(?:None|['\"]([^'\"]+)['\"])", re.M)
+
+
+@cache
+def _revision_graph() -> dict[str, str | None]:
+    """revision -> down_revision, read from the shipped migration files.
+
+    Alembic is only imported when a store actually needs migrating: importing it
+    costs more than opening a store, and every start of the app opens one.
+    A test checks this reading against Alembic's own.
+    """
+    graph: dict[str, str | None] = {}
+    for path in sorted((MIGRATIONS / "versions").glob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        rev, down = _REVISION.search(source), _DOWN.search(source)
+        if rev and down:
+            graph[rev.group(1)] = down.group(1)
+    return graph
+
+
 def head_revision() -> str:
-    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+    graph = _revision_graph()
+    parents = {down for down in graph.values() if down}
+    heads = [rev for rev in graph if rev not in parents]
+    if len(heads) != 1:
+        raise RuntimeError(f"the shipped migrations have {len(heads)} heads: {heads}")
+    return heads[0]
 
 
 def known_revisions() -> set[str]:
-    return {rev.revision for rev in ScriptDirectory.from_config(alembic_config()).walk_revisions()}
+    return set(_revision_graph())
 
 
 @dataclass
@@ -154,6 +182,8 @@ def open_store(path: Path, backup_dir: Path | None = None) -> Store:
 
 
 def upgrade(engine: Engine, revision: str) -> None:
+    from alembic import command
+
     cfg = alembic_config()
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn

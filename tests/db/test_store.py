@@ -177,3 +177,25 @@ def test_constraints_reject_bad_rows(tmp_path):
                            "created_at, updated_at) VALUES ('x', 1, 0, 1, 'shouting', '', 0, '2026-01-01', "
                            "'2026-01-01')"))
     store.close()
+
+
+def test_revision_reading_matches_alembic():
+    from alembic.script import ScriptDirectory
+
+    from db.store import alembic_config, known_revisions
+
+    script = ScriptDirectory.from_config(alembic_config())
+    assert head_revision() == script.get_current_head()
+    assert known_revisions() == {rev.revision for rev in script.walk_revisions()}
+
+
+def test_opening_a_current_store_does_not_import_alembic(tmp_path):
+    import subprocess
+    import sys
+
+    open_store(tmp_path / "s.sqlite3").close()
+    code = ("import sys; from pathlib import Path; from db.store import open_store; "
+            f"open_store(Path({str(tmp_path / 's.sqlite3')!r})).close(); "
+            "print('alembic' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
