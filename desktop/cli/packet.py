@@ -6,7 +6,6 @@ import sys
 
 from desktop.cli import print_json
 from desktop.errors import CallmarkError
-from desktop.services import calls, packets
 
 
 def register(sub, common) -> None:
@@ -25,6 +24,7 @@ def register(sub, common) -> None:
 
 
 def _packet(args, ctx) -> int:
+    from desktop.services import calls, packets  # lazy: every start loads every command
     if args.call is None and args.cycle is None:
         raise CallmarkError("packet: name a call, or a cycle with --cycle ID")
     call_id = calls.resolve_call(ctx.store, args.call).id if args.call is not None else None

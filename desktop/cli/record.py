@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 from desktop.cli import print_json
-from desktop.services import calls, records
 
 
 def register(sub, common) -> None:
@@ -44,6 +43,7 @@ def _slug(text: str) -> str:
 
 
 def _export(args, ctx) -> int:
+    from desktop.services import calls, records  # lazy: every start loads every command
     call = calls.resolve_call(ctx.store, args.call)
     result = records.export_record(ctx.store, call.id, coach=args.coach, with_transcript=args.with_transcript,
                                    redact_pii=args.redact)
@@ -69,6 +69,7 @@ def _export(args, ctx) -> int:
 
 
 def _import(args, ctx) -> int:
+    from desktop.services import calls, records  # lazy: every start loads every command
     from desktop.exchange.record import load_record
 
     record = load_record(args.file)  # checked before the store is opened: a bad file writes nothing
@@ -86,6 +87,7 @@ def _import(args, ctx) -> int:
 
 
 def _whoami(args, ctx) -> int:
+    from desktop.services import calls, records  # lazy: every start loads every command
     if args.name or args.email:
         current = records.whoami(ctx.store)
         name = args.name or (current[0] if current else "")

@@ -99,7 +99,7 @@ class CalibrationController(QObject):
             self.save_report(path)
 
     def save_report(self, path: str | Path) -> None:
-        from desktop.cli.calibrate import write_report
+        from desktop.services.calibration_report import write_report
         from desktop.exchange.safe_write import ExportError
 
         try:
