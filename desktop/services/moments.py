@@ -11,7 +11,7 @@ from datetime import timezone
 
 from sqlalchemy import select
 
-from db.models import Call, Moment
+from db.models import Call, Moment, Person
 from db.store import Store
 from desktop.core.enums import MomentKind
 from desktop.errors import CallmarkError, NotFound
@@ -48,9 +48,12 @@ class MomentRow:
 def _row(m: Moment) -> MomentRow:
     return MomentRow(
         m.id, m.uid, m.call_id, m.start_ms, m.end_ms, m.kind.value, m.speaker, m.quote, m.note, m.item_id,
-        m.coach.name if m.coach else None,
-        m.created_at.replace(tzinfo=timezone.utc).isoformat().replace("+00:00", "Z"),
+        m.coach.name if m.coach else None, _stamp(m.created_at),
     )
+
+
+def _stamp(created) -> str:
+    return created.replace(tzinfo=timezone.utc).isoformat().replace("+00:00", "Z")
 
 
 def _check_span(call: Call, start_ms: int, end_ms: int) -> None:
@@ -96,12 +99,18 @@ def add_moment(
 def list_moments(store: Store, call_id: int, *, include_imported: bool = False,
                  coach: str | None = None) -> list[MomentRow]:
     with store.read() as session:
-        if session.get(Call, call_id) is None:
+        if session.scalar(select(Call.id).where(Call.id == call_id)) is None:
             raise NotFound(f"call {call_id}: no such call in this library")
-        query = select(Moment).where(Moment.call_id == call_id)
+        # Plain columns with the coach's name joined in: no ORM object (and no lazy load) per moment.
+        query = (select(Moment.id, Moment.uid, Moment.call_id, Moment.start_ms, Moment.end_ms, Moment.kind,
+                        Moment.speaker, Moment.quote, Moment.note, Moment.item_id, Person.name,
+                        Moment.created_at)
+                 .outerjoin(Person, Person.id == Moment.coach_id).where(Moment.call_id == call_id))
         if not include_imported:
             query = query.where(Moment.imported.is_(False))
-        rows = [_row(m) for m in session.scalars(query.order_by(Moment.start_ms, Moment.id))]
+        rows = [MomentRow(mid, uid, cid, start, end, kind.value, speaker, quote, note, item, name, _stamp(created))
+                for mid, uid, cid, start, end, kind, speaker, quote, note, item, name, created
+                in session.execute(query.order_by(Moment.start_ms, Moment.id))]
     if coach is not None:
         rows = [r for r in rows if r.coach == coach]
     return rows

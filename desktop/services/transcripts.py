@@ -7,10 +7,11 @@ the current version into a new `edited` version, so the original stays.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 
-from sqlalchemy import select, update
+from sqlalchemy import Text, cast, select, update
 from sqlalchemy.orm import Session
 
 from db.models import Call, Segment, Speaker, Transcript
@@ -19,7 +20,7 @@ from desktop.core.enums import Role, TranscriptOrigin
 from desktop.errors import CallmarkError, NotFound
 
 
-@dataclass
+@dataclass(slots=True)  # thousands per call: slots make them cheaper to build and hold
 class SegmentRow:
     start_ms: int
     end_ms: int
@@ -96,22 +97,41 @@ def _speaker(session: Session, call_id: int, label: str) -> Speaker:
 
 def current_transcript(store: Store, call_id: int, transcript_id: int | None = None) -> TranscriptRow | None:
     with store.read() as session:
-        query = select(Transcript).where(Transcript.call_id == call_id)
+        query = select(Transcript.id, Transcript.origin, Transcript.model, Transcript.language).where(
+            Transcript.call_id == call_id)
         query = query.where(Transcript.id == transcript_id) if transcript_id else query.where(
             Transcript.is_current.is_(True))
-        transcript = session.scalar(query.order_by(Transcript.id.desc()).limit(1))
+        transcript = session.execute(query.order_by(Transcript.id.desc()).limit(1)).first()
         if transcript is None:
             return None
         names = speaker_names(session, call_id)
+        # One plain query, words as raw JSON text: decoding every row through the JSON type costs
+        # more than the rest of opening a long call, and most lines have no word timings.
         segs = session.execute(
-            select(Segment.id, Segment.start_ms, Segment.end_ms, Segment.speaker, Segment.text, Segment.words)
+            select(Segment.id, Segment.start_ms, Segment.end_ms, Segment.speaker, Segment.text,
+                   cast(Segment.words, Text))
             .where(Segment.transcript_id == transcript.id).order_by(Segment.start_ms, Segment.id)
         ).all()
+        get = names.get
         return TranscriptRow(
             transcript.id, call_id, transcript.origin.value, transcript.model, transcript.language,
-            [SegmentRow(r.start_ms, r.end_ms, names.get(r.speaker, r.speaker), r.text, r.words, r.id)
-             for r in segs],
+            [SegmentRow(start, end, get(spk, spk), text, _decode_words(words), sid)
+             for sid, start, end, spk, text, words in segs],
         )
+
+
+def current_transcript_id(store: Store, call_id: int) -> int | None:
+    """The id of the call's current transcript version (cheap: tells whether a kept copy is stale)."""
+    with store.read() as session:
+        return session.scalar(select(Transcript.id).where(Transcript.call_id == call_id,
+                                                          Transcript.is_current.is_(True))
+                              .order_by(Transcript.id.desc()).limit(1))
+
+
+def _decode_words(raw: str | None) -> list | None:
+    if raw is None or raw == "null":
+        return None
+    return json.loads(raw)
 
 
 def speaker_names(session: Session, call_id: int) -> dict[str, str]:
