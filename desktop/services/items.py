@@ -13,8 +13,7 @@ keeps:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from datetime import date, datetime, timezone
+from datetime import date, datetime
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -26,9 +25,11 @@ from desktop.core.enums import (
     QUALIFICATION_GAPS, BehaviorChange, ItemStatus, PracticeKind, Role,
 )
 from desktop.core.review_rule import ContinueAfter, ReviewRuleError
-from desktop.core.specificity import ACTION_VERBS, Finding, ItemDraft, check_item
+from desktop.core.specificity import Finding, ItemDraft, check_item
 from desktop.core.timefmt import format_ms
 from desktop.errors import CallmarkError, NotFound
+from desktop.services.item_rows import CitedMoment, EvidenceRow, ItemRow, item_row
+from desktop.services.item_split import split_behavior, split_text
 from desktop.services.people import local_coach_person, person
 
 __all__ = [
@@ -46,142 +47,6 @@ OTHER_FIELDS = ("behavior_change", "practice_kind", "next_evidence_due", "contin
 EVIDENCE_KINDS = ("crm", "note")
 
 
-@dataclass(frozen=True)
-class CitedMoment:
-    """A moment an item cites, with enough to show it and return to it."""
-    id: int
-    uid: str
-    call_id: int
-    call_title: str
-    start_ms: int
-    end_ms: int
-    speaker: str | None
-    quote: str
-
-    @property
-    def label(self) -> str:
-        who = f"{self.speaker}: " if self.speaker else ""
-        return f"{format_ms(self.start_ms)}  {who}“{self.quote}”"
-
-
-@dataclass(frozen=True)
-class EvidenceRow:
-    """Evidence that is not a moment: a CRM field or a 1:1 note, with its date."""
-    id: int
-    kind: str
-    text: str
-    on_date: date | None
-    field: str | None = None
-
-
-@dataclass
-class ItemRow:
-    id: int
-    uid: str
-    manager: str | None
-    coach: str | None
-    moments: list[CitedMoment]
-    evidence: list[EvidenceRow]
-    consequence: str
-    behavior_change: str
-    behavior_text: str
-    practice_kind: str
-    practice_task: str
-    owner_does: str
-    owner_reviews: str
-    cadence: str
-    indicator: str
-    next_evidence: str
-    next_evidence_due: date | None
-    review_rule_text: str
-    continue_after: ContinueAfter | None
-    qualification_gap: str | None
-    status: str
-    practice_done: bool = False
-    created_at: str = ""
-    updated_at: str = ""
-    call_ids: list[int] = field(default_factory=list)
-
-    @property
-    def moment_ids(self) -> list[int]:
-        return [m.id for m in self.moments]
-
-    @property
-    def title(self) -> str:
-        """How lists name the item: its behavior, or where it came from while still empty."""
-        if self.behavior_text.strip():
-            return self.behavior_text.strip()
-        if self.moments:
-            return f"(no behavior yet) {self.moments[0].label}"
-        return "(no behavior yet)"
-
-    def to_json(self) -> dict:
-        """The portable record's item shape (record-format.md)."""
-        rule: dict = {"text": self.review_rule_text}
-        if self.continue_after is not None:
-            rule["continue_after"] = {"seen_in": self.continue_after.seen_in,
-                                      "of_reviewed": self.continue_after.of_reviewed,
-                                      "weeks_in_a_row": self.continue_after.weeks_in_a_row}
-        out = {
-            "id": self.uid,
-            "moment_ids": [m.uid for m in self.moments],
-            "consequence": self.consequence,
-            "behavior": {"change": self.behavior_change, "text": self.behavior_text},
-            "practice": {"kind": self.practice_kind, "task": self.practice_task},
-            "owner": {"does": self.owner_does, "reviews": self.owner_reviews},
-            "cadence": self.cadence,
-            "indicator": self.indicator,
-            "next_evidence": {"description": self.next_evidence,
-                              "due": self.next_evidence_due.isoformat() if self.next_evidence_due else None},
-            "review_rule": rule,
-        }
-        if self.qualification_gap:
-            out["qualification_gap"] = self.qualification_gap
-        out["status"] = self.status
-        return out
-
-
-# --- reading ---------------------------------------------------------------------------
-
-
-def _instant(value: datetime | None) -> str:
-    if value is None:
-        return ""
-    return value.replace(tzinfo=timezone.utc).isoformat().replace("+00:00", "Z")
-
-
-def _cited(m: Moment) -> CitedMoment:
-    return CitedMoment(m.id, m.uid, m.call_id, m.call.title if m.call else "", m.start_ms, m.end_ms,
-                       m.speaker, m.quote or "")
-
-
-def _row(item: CoachingItem) -> ItemRow:
-    rule = None
-    if None not in (item.continue_seen_in, item.continue_of_reviewed, item.continue_weeks_in_a_row):
-        rule = ContinueAfter(item.continue_seen_in, item.continue_of_reviewed, item.continue_weeks_in_a_row)
-    moments = [_cited(m) for m in item.moments]
-    return ItemRow(
-        id=item.id, uid=item.uid,
-        manager=item.manager.name if item.manager else None,
-        coach=item.coach.name if item.coach else None,
-        moments=moments,
-        evidence=[EvidenceRow(e.id, e.kind, e.text, e.on_date, e.field) for e in item.evidence],
-        consequence=item.consequence or "",
-        behavior_change=item.behavior_change.value,
-        behavior_text=item.behavior_text or "",
-        practice_kind=item.practice_kind.value,
-        practice_task=item.practice_task or "",
-        owner_does=item.owner_does or "", owner_reviews=item.owner_reviews or "",
-        cadence=item.cadence or "", indicator=item.indicator or "",
-        next_evidence=item.next_evidence or "", next_evidence_due=item.next_evidence_due,
-        review_rule_text=item.review_rule_text or "", continue_after=rule,
-        qualification_gap=item.qualification_gap, status=item.status.value,
-        practice_done=bool(item.practice_done),
-        created_at=_instant(item.created_at), updated_at=_instant(item.updated_at),
-        call_ids=sorted({m.call_id for m in moments}),
-    )
-
-
 def _item(session: Session, item_id: int) -> CoachingItem:
     item = session.get(CoachingItem, item_id)
     if item is None:
@@ -191,7 +56,7 @@ def _item(session: Session, item_id: int) -> CoachingItem:
 
 def get_item(store: Store, item_id: int) -> ItemRow:
     with store.read() as session:
-        return _row(_item(session, item_id))
+        return item_row(_item(session, item_id))
 
 
 _UID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
@@ -211,7 +76,7 @@ def resolve_item(store: Store, ref: str | int) -> ItemRow:
         item = session.scalar(select(CoachingItem).where(CoachingItem.uid == text.lower()))
         if item is None:
             raise NotFound(f"item {text}: no such coaching item")
-        return _row(item)
+        return item_row(item)
 
 
 def list_items(store: Store, manager: str | None = None, *, status: str | None = None,
@@ -232,7 +97,7 @@ def list_items(store: Store, manager: str | None = None, *, status: str | None =
             query = query.where(CoachingItem.id.in_(
                 select(Moment.item_id).where(Moment.call_id == call_id, Moment.item_id.is_not(None))))
         items = session.scalars(query.order_by(CoachingItem.created_at.desc(), CoachingItem.id.desc()))
-        return [_row(i) for i in items]
+        return [item_row(i) for i in items]
 
 
 def item_for_moment(store: Store, moment_id: int) -> ItemRow | None:
@@ -241,7 +106,7 @@ def item_for_moment(store: Store, moment_id: int) -> ItemRow | None:
         moment = session.get(Moment, moment_id)
         if moment is None:
             raise NotFound(f"moment {moment_id}: no such moment")
-        return _row(moment.item) if moment.item is not None else None
+        return item_row(moment.item) if moment.item is not None else None
 
 
 def known_behaviors(store: Store) -> list[str]:
@@ -307,7 +172,7 @@ def create_item(store: Store, moment_ids: list[int] | tuple[int, ...] = (), *, m
             _set(session, item, key, value)
         session.flush()
         session.refresh(item)
-        return _row(item)
+        return item_row(item)
 
 
 def add_moments(store: Store, item_id: int, moment_ids: list[int]) -> ItemRow:
@@ -318,7 +183,7 @@ def add_moments(store: Store, item_id: int, moment_ids: list[int]) -> ItemRow:
             _free_moment(session, int(moment_id), allow_item=item.id).item_id = item.id
         session.flush()
         session.refresh(item)
-        return _row(item)
+        return item_row(item)
 
 
 def remove_moment(store: Store, item_id: int, moment_id: int) -> ItemRow:
@@ -330,7 +195,7 @@ def remove_moment(store: Store, item_id: int, moment_id: int) -> ItemRow:
         moment.item_id = None
         session.flush()
         session.refresh(item)
-        return _row(item)
+        return item_row(item)
 
 
 def add_evidence(store: Store, item_id: int, kind: str, text: str, on_date: date | str | None,
@@ -345,7 +210,7 @@ def add_evidence(store: Store, item_id: int, kind: str, text: str, on_date: date
         item.evidence.append(ItemEvidence(kind=kind, text=text.strip(), on_date=parse_due(on_date),
                                           field=field))
         session.flush()
-        return _row(item)
+        return item_row(item)
 
 
 def remove_evidence(store: Store, item_id: int, evidence_id: int) -> ItemRow:
@@ -356,7 +221,7 @@ def remove_evidence(store: Store, item_id: int, evidence_id: int) -> ItemRow:
             raise NotFound(f"evidence {evidence_id}: not cited by item {item_id}")
         item.evidence.remove(found)
         session.flush()
-        return _row(item)
+        return item_row(item)
 
 
 def delete_item(store: Store, item_id: int) -> None:
@@ -459,77 +324,7 @@ def update_item(store: Store, item_id: int, **fields) -> ItemRow:
         for key, value in fields.items():
             _set(session, item, key, value)
         session.flush()
-        return _row(item)
-
-
-# --- one behavior ----------------------------------------------------------------------
-
-
-_JOINS = re.compile(r"\s*(?:;|,?\s*\band also\b|\bas well as\b|,?\s*\band then\b|,\s*then\b|,?\s*\band\b|,)\s*")
-# A leading situation ("When the customer asks for information, ask ...") is not a second action.
-_SITUATION = re.compile(r"^(?:when|whenever|during|in|at|before|after|if|once|each time|every time|on|for|"
-                        r"as soon as)\b[^,]*,", re.IGNORECASE)
-
-
-def split_text(text: str) -> tuple[str, str] | None:
-    """Where a text holding two behaviors splits: ("Ask ...", "Confirm ..."), or None.
-
-    Splits at the last join ("and also", "; ", ", and", "then") followed by an
-    action verb; quoted words and a leading situation are left alone.
-    """
-    stripped = (text or "").strip()
-    quoted = [(m.start(), m.end()) for m in re.finditer(r"\"[^\"]*\"|“[^”]*”", stripped)]
-    situation = _SITUATION.match(stripped)
-    skip_before = situation.end() if situation else 0
-    best = None
-    for m in _JOINS.finditer(stripped):
-        if m.start() < skip_before or m.start() == 0 or any(a <= m.start() < b for a, b in quoted):
-            continue
-        rest = stripped[m.end():]
-        verb = re.match(r"[A-Za-z]+", rest)
-        join = m.group(0).strip(" ,")
-        if verb and (verb.group(0).lower() in ACTION_VERBS or join in (";", "and also", "as well as")):
-            best = m
-    if best is None:
-        return None
-    first = stripped[: best.start()].rstrip(" ,;")
-    second = stripped[best.end():].strip()
-    if not first or not second:
-        return None
-    if not first.endswith((".", "?", "!")):
-        first += "."
-    return first, second[0].upper() + second[1:]
-
-
-def split_behavior(store: Store, item_id: int, second_behavior: str | None = None,
-                   *, moment_ids: list[int] | tuple[int, ...] = ()) -> tuple[ItemRow, ItemRow]:
-    """Keep one behavior on this item and start a second item for the other.
-
-    Without `second_behavior`, the item's own text is split where a second action
-    joins the first (see `split_text`). The new item is for the same manager and
-    cites `moment_ids` (moved from this item if they were cited here).
-    Returns (this item, the new item).
-    """
-    current = get_item(store, item_id)
-    if second_behavior is None:
-        parts = split_text(current.behavior_text)
-        if parts is None:
-            raise CallmarkError(f"item {item_id}: its behavior holds one action; nothing to split off")
-        first, second_behavior = parts
-        update_item(store, item_id, behavior_text=first)
-    with store.write() as session:
-        item = _item(session, item_id)
-        coach = local_coach_person(session)
-        new = CoachingItem(coach=coach, manager=item.manager, behavior_text=second_behavior.strip(),
-                           owner_does=item.owner_does, owner_reviews=item.owner_reviews,
-                           cadence=item.cadence)
-        session.add(new)
-        session.flush()
-        for moment_id in moment_ids:
-            _free_moment(session, int(moment_id), allow_item=item.id).item_id = new.id
-        session.flush()
-        new_id = new.id
-    return get_item(store, item_id), get_item(store, new_id)
+        return item_row(item)
 
 
 # --- the specificity check --------------------------------------------------------------

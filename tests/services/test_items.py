@@ -275,3 +275,11 @@ def test_parking_refuses_what_cannot_be_parked(store, call, info_moment):
     other = parking.park(store, note="later", manager="Alex Manager")
     parking.unpark(store, other.id)
     assert parking.list_parked(store) == []
+
+
+def test_items_still_exports_every_public_name_after_the_split():
+    from desktop.services import item_rows, item_split
+
+    assert all(hasattr(items, name) for name in items.__all__)
+    assert items.ItemRow is item_rows.ItemRow and items.split_text is item_split.split_text
+    assert {"looks_like_item_ref", "call_manager"} <= set(dir(items))
