@@ -71,6 +71,7 @@ class ItemRow:
     created_at: str = ""
     updated_at: str = ""
     call_ids: list[int] = field(default_factory=list)
+    cycle_id: int | None = None  # the cycle it is worked on in, once attached
 
     @property
     def moment_ids(self) -> list[int]:
@@ -146,4 +147,5 @@ def item_row(item: CoachingItem) -> ItemRow:
         practice_done=bool(item.practice_done),
         created_at=_instant(item.created_at), updated_at=_instant(item.updated_at),
         call_ids=sorted({m.call_id for m in moments}),
+        cycle_id=item.cycle_id,
     )

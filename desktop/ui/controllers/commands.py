@@ -24,7 +24,8 @@ MENUS = (
     ("&Playback", (ActionId.PLAY_PAUSE, ActionId.SKIP_BACK, ActionId.SKIP_FORWARD, None, ActionId.SLOWER,
                    ActionId.FASTER, None, ActionId.GO_TO_TIME, ActionId.BACK_TO_START, ActionId.LOOP_MOMENT)),
     ("&Moments", (ActionId.MARK, ActionId.END_MARK, None, *KIND_ACTIONS, None, ActionId.NOTE,
-                  ActionId.PREVIOUS_MOMENT, ActionId.NEXT_MOMENT, None, ActionId.DELETE_MOMENT)),
+                  ActionId.PREVIOUS_MOMENT, ActionId.NEXT_MOMENT, None, ActionId.NEW_ITEM, None,
+                  ActionId.DELETE_MOMENT)),
     ("&View", (ActionId.TOGGLE_LIBRARY, ActionId.FOLLOW)),
     ("&Help", (ActionId.CHEAT_SHEET, ActionId.SHORTCUTS)),
 )

@@ -14,7 +14,9 @@ from desktop.core.timefmt import format_ms
 from desktop.errors import CallmarkError
 from desktop.services import items, moments, parking
 from desktop.ui.item_editor.autosave import FieldSaver
+from desktop.ui.item_editor.evidence import EvidenceController
 from desktop.ui.item_editor.fields import SEVERITY_COLOURS, SEVERITY_MARKS, StepText, worst
+from desktop.ui.item_editor.follow_up import FollowUpController, ItemPicker
 from desktop.ui.item_editor.view import ItemEditorView
 
 # Widgets whose text is an item field of the same name.
@@ -52,6 +54,10 @@ class ItemEditorController(QObject):
         self._wire()
         self.show_nothing()
         self.reload_parked()
+        self.evidence = EvidenceController(self, view.evidence, self)
+        self.follow_up = FollowUpController(self, view, self)
+        self.follow_up.on_item_loaded(None)
+        self.picker = ItemPicker(self, view, self)
 
     # --- wiring ---------------------------------------------------------------------------
 
@@ -71,6 +77,7 @@ class ItemEditorController(QObject):
             combo.currentIndexChanged.connect(lambda _i, f=name, c=combo: self.on_choice(f, c.currentData()))
         v.next_evidence_due.textEdited.connect(self.on_due_changed)
         v.next_evidence_due.editingFinished.connect(self.saver.flush)
+        v.due_calendar.picked.connect(self.on_due_picked)
         for box in (v.seen_in, v.of_reviewed, v.weeks_in_a_row):
             box.valueChanged.connect(self.on_rule_counts_changed)
             box.editingFinished.connect(self.saver.flush)
@@ -152,6 +159,13 @@ class ItemEditorController(QObject):
         self.saver.flush()
         self._set_item(items.get_item(self.store, item_id))
 
+    def reload_item(self, row: items.ItemRow | None = None) -> None:
+        """Show the item again after a change made outside its fields (evidence, cycle)."""
+        if self.item is None and row is None:
+            return
+        self.saver.flush()
+        self._set_item(row if row is not None else items.get_item(self.store, self.item.id))
+
     def show_message(self, text: str, error: bool = False) -> None:
         colour = SEVERITY_COLOURS[Severity.ERROR] if error else "#2E7D32"
         self.view.message.setStyleSheet(f"color: {colour}")
@@ -163,9 +177,20 @@ class ItemEditorController(QObject):
     def on_call_changed(self, call_id) -> None:
         self.saver.flush()
         self.moment = None
-        self.show_nothing()
         self.show_message("")
         self.reload_parked()
+        # Another call of the same manager: the open item stays, ready to cite a moment from it.
+        keep = None
+        if self.item is not None and call_id is not None:
+            try:
+                if items.call_manager(self.store, int(call_id)) == self.item.manager:
+                    keep = items.get_item(self.store, self.item.id)
+            except CallmarkError:
+                keep = None
+        if keep is not None:
+            self._set_item(keep)
+        else:
+            self.show_nothing()
 
     def on_moment_selected(self, moment_id) -> None:
         self.saver.flush()
@@ -183,8 +208,9 @@ class ItemEditorController(QObject):
             return
         if row is not None:
             self._set_item(row)
-        else:
+        elif self.item is None:
             self._show_moment_without_item(self.moment)
+        # else: keep the open item; the evidence tools offer to cite the selected moment on it.
 
     def on_moments_changed(self) -> None:
         """A moment was edited or deleted: its quote or time on the card may have changed."""
@@ -221,6 +247,12 @@ class ItemEditorController(QObject):
         if field.is_valid():
             self.saver.change("next_evidence_due", field.date_value())
         self.recheck()  # half-typed dates are normal; recheck marks a missing or impossible one
+
+    def on_due_picked(self, day: date) -> None:
+        if self._loading or self.item is None:
+            return
+        self.saver.save_now("next_evidence_due", day)
+        self.recheck()
 
     def on_rule_counts_changed(self) -> None:
         if self._loading or self.item is None:

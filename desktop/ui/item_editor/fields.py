@@ -11,9 +11,12 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from PySide6.QtCore import QStringListModel, Qt, Signal
+from PySide6.QtCore import QDate, QStringListModel, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetrics, QKeyEvent, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import QApplication, QCompleter, QLabel, QLineEdit, QPlainTextEdit, QTextEdit, QWidget
+from PySide6.QtWidgets import (
+    QApplication, QCalendarWidget, QCompleter, QLabel, QLineEdit, QPlainTextEdit, QTextEdit, QToolButton,
+    QVBoxLayout, QWidget,
+)
 
 from desktop.core.enums import Severity
 from desktop.core.specificity import Finding
@@ -241,3 +244,50 @@ class DueDateEdit(QLineEdit):
         except ValueError:
             return False
         return True
+
+
+class CalendarButton(QToolButton):
+    """A small calendar beside a typed date field: click, pick a day (arrows + Enter work too).
+
+    Typing stays the fast path; the calendar is for "which Thursday is that?".
+    """
+
+    picked = Signal(object)  # the chosen datetime.date
+
+    def __init__(self, field: DueDateEdit, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.field = field
+        self.setText("▾")
+        self.setToolTip("Pick the date on a calendar")
+        self.setAccessibleName("calendar")
+        self.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+        self.popup = QWidget(self, Qt.WindowType.Popup)
+        self.calendar = QCalendarWidget(self.popup)
+        self.calendar.setGridVisible(False)
+        self.calendar.setVerticalHeaderFormat(QCalendarWidget.VerticalHeaderFormat.NoVerticalHeader)
+        box = QVBoxLayout(self.popup)
+        box.setContentsMargins(2, 2, 2, 2)
+        box.addWidget(self.calendar)
+        self.calendar.activated.connect(self._choose)  # Enter or double-click
+        self.calendar.clicked.connect(self._choose)
+        self.clicked.connect(self.open_calendar)
+
+    def open_calendar(self) -> None:
+        try:
+            current = self.field.date_value()
+        except ValueError:
+            current = None
+        day = current or date.today()
+        self.calendar.setSelectedDate(QDate(day.year, day.month, day.day))
+        self.popup.adjustSize()
+        self.popup.move(self.mapToGlobal(self.rect().bottomRight()) - self.popup.rect().topRight())
+        self.popup.show()
+        self.calendar.setFocus(Qt.FocusReason.PopupFocusReason)
+
+    def _choose(self, qdate: QDate) -> None:
+        chosen = date(qdate.year(), qdate.month(), qdate.day())
+        self.popup.hide()
+        self.field.set_date(chosen)
+        self.field.setFocus(Qt.FocusReason.PopupFocusReason)
+        self.picked.emit(chosen)
+

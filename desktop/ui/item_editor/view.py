@@ -14,7 +14,8 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.core.enums import QUALIFICATION_GAPS, BehaviorChange, ItemStatus, PracticeKind
-from desktop.ui.item_editor.fields import BehaviorCompleter, DueDateEdit, FindingNote, StepText
+from desktop.ui.item_editor.evidence_view import EvidenceTools
+from desktop.ui.item_editor.fields import BehaviorCompleter, CalendarButton, DueDateEdit, FindingNote, StepText
 
 CONSEQUENCE_PROMPT = "What does the manager or rep still not know because of this moment?"
 PRACTICE_LABELS = {PracticeKind.ROLE_PLAY: "Role-play", PracticeKind.CALL_REVIEW: "Call review",
@@ -46,6 +47,12 @@ class ItemEditorView(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("itemEditor")
+        # The manager's open items: any of them is reachable without finding its moment first.
+        self.picker = QComboBox()
+        self.picker.setObjectName("itemPicker")
+        self.picker.setAccessibleName("open items")
+        self.picker.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.picker.setMinimumContentsLength(16)
         self.summary = QLabel()
         self.summary.setObjectName("itemSummary")
         self.summary.setWordWrap(True)
@@ -63,6 +70,7 @@ class ItemEditorView(QWidget):
         self.moment_card.setTextFormat(Qt.TextFormat.RichText)
         self.moment_card.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.evidence_note = FindingNote()
+        self.evidence = EvidenceTools()
 
         # 2 - consequence
         self.consequence = StepText(CONSEQUENCE_PROMPT, lines=2)
@@ -90,7 +98,14 @@ class ItemEditorView(QWidget):
         # 5 - next evidence point
         self.next_evidence = StepText("Where you'll look, e.g. “Next two discovery recordings”", lines=1)
         self.next_evidence_due = DueDateEdit()
+        self.due_calendar = CalendarButton(self.next_evidence_due)
         self.next_evidence_note = FindingNote()
+        # ...and looking again: two pending observations, and the cycle the item is worked in.
+        self.check_button = QPushButton("Check both of the next two recordings")
+        self.check_button.setToolTip("Add two observations to fill in as the next two recordings come in")
+        self.observations_note = _caption("")
+        self.cycle_button = QPushButton("Attach to the current cycle")
+        self.cycle_note = _caption("")
 
         # the rest of the seven components
         self.owner_does = QLineEdit()
@@ -145,6 +160,7 @@ class ItemEditorView(QWidget):
         steps.addWidget(_step_title("1", "The moment"))
         steps.addWidget(self.moment_card)
         steps.addWidget(self.evidence_note)
+        steps.addWidget(self.evidence)
         steps.addWidget(_step_title("2", "Consequence"))
         steps.addWidget(self.consequence)
         steps.addWidget(self.consequence_note)
@@ -162,8 +178,13 @@ class ItemEditorView(QWidget):
         due = QHBoxLayout()
         due.addWidget(_caption("by"))
         due.addWidget(self.next_evidence_due, 1)
+        due.addWidget(self.due_calendar)
         steps.addLayout(due)
         steps.addWidget(self.next_evidence_note)
+        steps.addWidget(self.check_button)
+        steps.addWidget(self.observations_note)
+        steps.addWidget(self.cycle_button)
+        steps.addWidget(self.cycle_note)
 
         rule = QFrame()
         rule.setFrameShape(QFrame.Shape.HLine)
@@ -219,6 +240,7 @@ class ItemEditorView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 4, 4)
         layout.setSpacing(4)
+        layout.addWidget(self.picker)
         layout.addWidget(self.summary)
         layout.addLayout(buttons)
         layout.addWidget(self.message)
@@ -235,7 +257,8 @@ class ItemEditorView(QWidget):
                  self.of_reviewed, self.weeks_in_a_row, self.qualification_gap, self.status]
         for first, second in zip(chain, chain[1:]):
             QWidget.setTabOrder(first, second)
-        for button in (self.new_button, self.park_button, self.split_button, self.promote_button):
+        for button in (self.new_button, self.park_button, self.split_button, self.promote_button,
+                       self.due_calendar, self.check_button, self.cycle_button):
             button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
 
     def form_widgets(self) -> list[QWidget]:
