@@ -63,10 +63,10 @@ class EvidenceController(QObject):
         t.remove_pick.clear()
         if row is not None:
             for m in row.moments:
-                t.remove_pick.addItem(f"{format_ms(m.start_ms)} “{_short(m.quote, 36)}”", ("moment", m.id))
+                t.remove_pick.addItem(f"{format_ms(m.start_ms)} “{_short(m.quote, 36)}”", f"moment:{m.id}")
             for e in row.evidence:
                 kind = "CRM" if e.kind == "crm" else "1:1 note"
-                t.remove_pick.addItem(f"{kind} {e.on_date or ''} {_short(e.text, 36)}", ("evidence", e.id))
+                t.remove_pick.addItem(f"{kind} {e.on_date or ''} {_short(e.text, 36)}", f"evidence:{e.id}")
         t.remove_button.setEnabled(t.remove_pick.count() > 0)
         if not t.note_date.text():
             t.note_date.set_date(date.today())
@@ -189,7 +189,7 @@ class EvidenceController(QObject):
         if row is None or chosen is None:
             return None
         self.editor.flush()
-        kind, ident = chosen
+        kind, ident = chosen.split(":")[0], int(chosen.split(":")[1])
         label = self.tools.remove_pick.currentText()
         try:
             if kind == "moment":
