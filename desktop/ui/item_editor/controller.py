@@ -342,7 +342,7 @@ class ItemEditorController(QObject):
         if advice:
             verdict += (f" · <span style='color:{SEVERITY_COLOURS[Severity.WARNING]}'>"
                         f"{SEVERITY_MARKS[Severity.WARNING]} {advice} advice</span>")
-        self.view.summary.setText(f"{head}<br/>{verdict}")
+        self.view.summary.setText(f"{head} · {verdict}")
 
     # --- commands -------------------------------------------------------------------------------
 

@@ -54,6 +54,8 @@ class FollowUpController(QObject):
         filled = len(found) - pending
         if not found:
             note.setText("No observations yet.")
+        elif not filled:
+            note.setText(f"Observations: {pending} to check (fill them in the Coaching window).")
         else:
             note.setText(f"Observations: {pending} to check · seen in {seen} of {filled} checked "
                          "(fill them in the Coaching window).")
@@ -99,9 +101,9 @@ class FollowUpController(QObject):
             self.editor.show_message(str(exc), error=True)
             return []
         self._show_observations(row)
+        # Short: the observations line under the button says where to fill them in.
         self.editor.show_message(f"Two recordings to check for item {row.id} "
-                                 f"(observations {added[0].id} and {added[1].id}): mark each seen, "
-                                 "not seen or partly as they come in.")
+                                 f"(observations {added[0].id} and {added[1].id}).")
         return added
 
     def attach_to_cycle(self) -> cycles.CycleRow | None:
