@@ -18,6 +18,9 @@ DEBIAN_PACKAGES=(
   libxkbcommon0 libxkbcommon-x11-0 libx11-xcb1 libxcb-cursor0 libxcb-icccm4 libxcb-image0
   libxcb-keysyms1 libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-xinerama0
   libxcb-xkb1 libxcb-xfixes0 libxrender1 libxi6 fonts-dejavu-core
+  # Qt WebEngine (the packet test opens the packet in Chromium's engine) and Qt Multimedia
+  libnss3 libnspr4 libxcomposite1 libxdamage1 libxrandr2 libxtst6 libxkbfile1 libasound2
+  libdrm2 libgbm1 libxcb-dri3-0 libxshmfence1 libpulse0
   # the demo call's generator and the tests' recordings; PDF pages for the packet tests
   espeak-ng sox libsox-fmt-base poppler-utils
 )
