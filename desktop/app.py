@@ -64,10 +64,14 @@ def run(home: str | None = None, file: str | None = None, quit_after: float | No
     try:
         demo_id = first_run_demo(store)
         window = build_main_window(store, folder)
+        from desktop.ui.transcription import install_transcription
+
+        transcription = install_transcription(window)
         if file:
             window.open_media_file(Path(file))
         elif demo_id is not None:
             window.open_call(demo_id)
+            transcription.queue.add(demo_id)  # a new coach sees a real Whisper transcript within seconds
         else:
             window.restore_last_call()
     except CallmarkError as exc:

@@ -47,6 +47,18 @@ class TranscriptModel(QAbstractListModel):
         self.query = ""
         self.endResetModel()
 
+    def append_segments(self, segments: list[SegmentRow]) -> None:
+        """Add lines at the end (a transcription streaming in) without resetting the view."""
+        if not segments:
+            return
+        first = len(self._segments)
+        self.beginInsertRows(QModelIndex(), first, first + len(segments) - 1)
+        self._segments.extend(segments)
+        self._starts.extend(s.start_ms for s in segments)
+        self._texts.extend(line_text(s) for s in segments)
+        self._lower = None
+        self.endInsertRows()
+
     def segment(self, row: int) -> SegmentRow:
         return self._segments[row]
 

@@ -1,0 +1,23 @@
+"""Transcription in the GUI: Transcribe (Ctrl+T) and a queue, progress in the library and above the
+transcript, segments streaming in, library search, speakers, line edits with undo, versions, import/export.
+
+    from desktop.ui.transcription import install_transcription
+    controller = install_transcription(window)   # once, after build_main_window
+    controller.queue.add(call_id)
+"""
+
+from __future__ import annotations
+
+from desktop.ui.transcription.controller import TranscriptionController
+
+__all__ = ["TranscriptionController", "install_transcription"]
+
+
+def install_transcription(window, *, cpu_threads: int = 0) -> TranscriptionController:
+    """Add transcription to a main window (idempotent: a second call returns the same controller)."""
+    existing = getattr(window, "transcription", None)
+    if isinstance(existing, TranscriptionController):
+        return existing
+    controller = TranscriptionController(window, cpu_threads=cpu_threads)
+    window.transcription = controller
+    return controller
