@@ -23,6 +23,7 @@ class TranscriptionBar(QWidget):
         self.progress.setRange(0, 1000)
         self.progress.setTextVisible(False)
         self.progress.setMaximumHeight(8)
+        self.progress.setMinimumWidth(80)
         self.transcribe = QPushButton("Transcribe")
         self.transcribe.setObjectName("transcribeButton")
         self.import_button = QPushButton("Import transcript…")
@@ -33,8 +34,8 @@ class TranscriptionBar(QWidget):
         self.cancel.clicked.connect(self.cancel_requested)
         row = QHBoxLayout(self)
         row.setContentsMargins(4, 2, 4, 2)
-        row.addWidget(self.label, 1)
-        row.addWidget(self.progress, 2)
+        row.addWidget(self.label)
+        row.addWidget(self.progress, 1)  # the bar takes the room; the words keep theirs
         row.addWidget(self.transcribe)
         row.addWidget(self.import_button)
         row.addWidget(self.cancel)
