@@ -11,7 +11,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox, QSplitter
+from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox, QSplitter, QWidget
 
 from desktop.errors import CallmarkError
 from desktop.services import calls as call_service
@@ -23,7 +23,7 @@ from desktop.ui.controllers.workspace import WorkspaceController
 from desktop.ui.models.library_model import LibraryModel
 from desktop.ui.models.moments_model import MomentsModel
 from desktop.ui.models.transcript_model import TranscriptModel
-from desktop.ui.panels import WorkspaceContext, registered_panels
+from desktop.ui.panels import PendingPanel, WorkspaceContext, registered_panels
 from desktop.ui.settings import PlaybackPreferences, SettingsKey, qsettings
 from desktop.ui.style import style_sheet
 from desktop.ui.views.library_view import LibraryView
@@ -83,13 +83,60 @@ class MainWindow(QMainWindow):
     # --- building ---------------------------------------------------------------------------
 
     def _add_panels(self) -> None:
+        # Each panel is made after the window's first paint, one per turn of the event loop, or
+        # at once when its tab is shown or a key needs it: making them all (each reading the store)
+        # held up the first paint. Panels may add menu entries, so they are still all made soon.
         for spec in registered_panels():
-            try:
-                widget = spec.factory(self.context)
-            except Exception as exc:  # noqa: BLE001 - one broken panel must not stop the window
-                widget = QLabel(f"The {spec.name} panel could not start: {exc}")
-                widget.setWordWrap(True)
-            self.view.inspector.addTab(widget, spec.name)
+            self.view.inspector.addTab(PendingPanel(spec), spec.name)
+        self.view.inspector.currentChanged.connect(self._make_panel_at)
+        new_item = getattr(ActionId, "NEW_ITEM", None)
+        if new_item is not None:
+            self.registry[new_item].triggered.connect(self._make_panels_for_key)
+
+    def _make_panel_at(self, index: int) -> QWidget | None:
+        tabs = self.view.inspector
+        pending = tabs.widget(index)
+        if not isinstance(pending, PendingPanel):
+            return pending
+        widget = pending.make(self.context)
+        tabs.blockSignals(True)  # the swap itself is not the coach changing tabs
+        try:
+            current = tabs.currentIndex()
+            tabs.insertTab(index, widget, pending.spec.name)
+            tabs.removeTab(index + 1)
+            tabs.setCurrentIndex(current)
+        finally:
+            tabs.blockSignals(False)
+        pending.deleteLater()
+        return widget
+
+    def panel(self, name: str) -> QWidget | None:
+        """The inspector panel under that tab name, made now if it was still waiting."""
+        tabs = self.view.inspector
+        for i in range(tabs.count()):
+            if tabs.tabText(i) == name:
+                return self._make_panel_at(i)
+        return None
+
+    def _make_next_panel(self) -> None:
+        tabs = self.view.inspector
+        waiting = [i for i in range(tabs.count()) if isinstance(tabs.widget(i), PendingPanel)]
+        if waiting:
+            self._make_panel_at(waiting[0])
+            QTimer.singleShot(0, self._make_next_panel)
+
+    def make_all_panels(self) -> None:
+        for i in range(self.view.inspector.count()):
+            self._make_panel_at(i)
+
+    def _make_panels_for_key(self) -> None:
+        # A panel answers this key (Ctrl+I: the item editor); if it was not made yet, make the panels
+        # and press the key again so the new panel hears it.
+        tabs = self.view.inspector
+        if any(isinstance(tabs.widget(i), PendingPanel) for i in range(tabs.count())):
+            self.make_all_panels()
+            action = self.registry[ActionId.NEW_ITEM]
+            QTimer.singleShot(0, action.trigger)
 
     def install(self) -> None:
         """Things that need the window to exist: the key filter, the style, restored state."""
@@ -180,6 +227,7 @@ class MainWindow(QMainWindow):
         if not self._splitters_restored:
             self._splitters_restored = True
             QTimer.singleShot(0, self._restore_splitters)
+            QTimer.singleShot(0, self._make_next_panel)
 
     def save_layout(self) -> None:
         s = qsettings()

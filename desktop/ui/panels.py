@@ -4,7 +4,9 @@ A panel is a QWidget made by a factory from a ``WorkspaceContext``; it follows
 the open call through ``call_changed`` and the coach's selection through
 ``moment_selected``, and moves the playhead with ``seek``. Register before the
 main window is built (e.g. at import time of your module, imported by
-``desktop.app``)::
+``desktop.app``). Panels are made after the window's first paint (or when
+their tab is first shown), so a panel may start with a call already open: read
+``context.call_id`` when made, then follow ``call_changed``::
 
     from desktop.ui.panels import register_panel
 
@@ -20,8 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QWidget
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtWidgets import QLabel, QWidget
 
 
 class WorkspaceContext(QObject):
@@ -39,6 +41,7 @@ class WorkspaceContext(QObject):
         self._seek = seek
         self._call_id: int | None = None
         self._moment_id: int | None = None
+        self._told_call: int | None = None  # the call panels were last told about
 
     @property
     def call_id(self) -> int | None:
@@ -58,13 +61,26 @@ class WorkspaceContext(QObject):
     def set_seek(self, seek: Callable[[int], None]) -> None:
         self._seek = seek
 
-    def set_call(self, call_id: int | None) -> None:
+    def set_call(self, call_id: int | None, *, defer: bool = False) -> None:
+        """Follow a newly opened call. ``defer``: tell the panels once the workspace is painted
+        (their reloads would otherwise hold up the first paint of a long call); anything a panel
+        must hear after it (a moment selected, moments changed) tells them first."""
         if call_id != self._call_id:
             self._call_id = call_id
             self._moment_id = None
-            self.call_changed.emit(call_id)
+        if defer:
+            QTimer.singleShot(0, self.flush_call)
+        else:
+            self.flush_call()
+
+    def flush_call(self) -> None:
+        """Emit ``call_changed`` now if the panels have not been told about the open call yet."""
+        if self._told_call != self._call_id:
+            self._told_call = self._call_id
+            self.call_changed.emit(self._call_id)
 
     def select_moment(self, moment_id: int | None) -> None:
+        self.flush_call()
         if moment_id != self._moment_id:
             self._moment_id = moment_id
             self.moment_selected.emit(moment_id)
@@ -88,6 +104,25 @@ def register_panel(name: str, factory: PanelFactory, *, order: int = 100) -> Non
     if not name.strip():
         raise ValueError("a panel needs a name (it is the tab's title)")
     _PANELS[name] = PanelSpec(name, factory, order)
+
+
+class PendingPanel(QLabel):
+    """Stands in a panel's tab until the tab is first shown; the main window then makes the real one.
+
+    Making every panel at start-up (each one reading the store) held up the window's first paint.
+    """
+
+    def __init__(self, spec: PanelSpec, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.spec = spec
+
+    def make(self, context: WorkspaceContext) -> QWidget:
+        try:
+            return self.spec.factory(context)
+        except Exception as exc:  # noqa: BLE001 - one broken panel must not stop the window
+            widget = QLabel(f"The {self.spec.name} panel could not start: {exc}")
+            widget.setWordWrap(True)
+            return widget
 
 
 def unregister_panel(name: str) -> None:

@@ -130,12 +130,47 @@ def test_a_registered_panel_follows_the_open_call_and_can_seek(qtbot, store, dem
     tabs = window.view.inspector
     names = [tabs.tabText(i) for i in range(tabs.count())]
     assert names[0] == "Call" and "Test panel" in names
+    panel = window.panel("Test panel")  # made now (it would be soon after the first paint anyway)
+    assert tabs.widget(names.index("Test panel")) is panel
     window.open_call(demo_call)
-    assert seen == [demo_call]
-    panel = tabs.widget(names.index("Test panel"))
+    # The panels hear of the call once the workspace is painted (not inside open_call).
+    qtbot.waitUntil(lambda: seen == [demo_call], timeout=5000)
     with qtbot.waitSignal(panel.context.moment_selected) as selected:
         window.playback.seek(5000)
         window.registry[ActionId.MARK].trigger()
     assert selected.args[0] == moments.list_moments(store, demo_call)[0].id
     panel.context.seek(42000)
     assert window.playback.position_ms() == 42000
+
+
+def test_panels_are_made_after_the_first_paint_and_hear_of_the_call_first(qtbot, store, demo_call, make_window):
+    made, heard = [], []
+
+    def factory(context):
+        made.append(context.call_id)
+        context.call_changed.connect(lambda cid: heard.append(("call", cid)))
+        context.moment_selected.connect(lambda mid: heard.append(("moment", mid)))
+        return QLabel("late panel")
+
+    panels.register_panel("Late panel", factory)
+    try:
+        window = make_window()
+    finally:
+        panels.unregister_panel("Late panel")
+    qtbot.waitUntil(lambda: made == [None], timeout=5000)  # made soon after showing, not while building
+    window.open_call(demo_call)
+    assert heard == []  # not yet: the panels would hold up the first paint
+    window.playback.seek(5000)
+    window.registry[ActionId.MARK].trigger()  # a moment selected: the call is told first
+    assert heard[0] == ("call", demo_call) and heard[1][0] == "moment"
+
+
+def test_media_is_loaded_after_the_paint_or_at_the_first_command(qtbot, window, demo_call):
+    window.open_call(demo_call)
+    assert window.playback.has_media and window.playback._pending is not None
+    window.playback.seek(3000)  # a command finishes the load first
+    assert window.playback._pending is None and window.playback.player.path is not None
+    assert window.playback.position_ms() == 3000
+    window.open_call(demo_call)
+    qtbot.waitUntil(lambda: window.playback._pending is None, timeout=5000)  # or the event loop does
+    assert window.playback.player.path is not None

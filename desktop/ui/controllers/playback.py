@@ -42,19 +42,31 @@ class PlaybackController(QObject):
 
     def __init__(self, parent: QObject | None = None, *, auto_rewind_ms: int = 1000):
         super().__init__(parent)
-        self.player = Player(vlc_options(), auto_rewind_ms=auto_rewind_ms)
-        self.player.on_error = self._on_player_error
-        self.player.on_state = lambda state: self.state_changed.emit(state.value)
-        self.player.on_length = self.length_changed.emit
-        self.player.on_end = lambda: self.position_changed.emit(self.player.position_ms())
+        self._auto_rewind_ms = auto_rewind_ms
+        self._player: Player | None = None  # made on first use: starting libvlc is not needed to paint
+        self._pending: tuple[str | Path | None, int, int | None] | None = None  # a load after the paint
         self._vlc_event_pending.connect(self.tick, Qt.ConnectionType.QueuedConnection)
-        self.player.on_event_pending = self._vlc_event_pending.emit
         self._timer = QTimer(self)
         self._timer.setInterval(TICK_INTERVAL_MS)
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)
         self._timer.timeout.connect(self.tick)
         self.state_changed.connect(self._on_state)
         self._last_position = -1
+
+    @property
+    def player(self) -> Player:
+        """The VLC player, with any load still waiting for the first paint done first."""
+        if self._player is None:
+            player = Player(vlc_options(), auto_rewind_ms=self._auto_rewind_ms)
+            player.on_error = self._on_player_error
+            player.on_state = lambda state: self.state_changed.emit(state.value)
+            player.on_length = self.length_changed.emit
+            player.on_end = lambda: self.position_changed.emit(player.position_ms())
+            player.on_event_pending = self._vlc_event_pending.emit
+            self._player = player
+        if self._pending is not None:
+            self.finish_load()
+        return self._player
 
     # --- reading ---------------------------------------------------------------------
 
@@ -64,14 +76,16 @@ class PlaybackController(QObject):
 
     @property
     def has_media(self) -> bool:
-        return self.player.path is not None
+        return self._pending is not None or (self._player is not None and self.player.path is not None)
 
     @property
     def last_error(self) -> str | None:
         return self.player.error
 
     def position_ms(self) -> int:
-        return self.player.position_ms()
+        if self._pending is not None:  # not loaded yet: where it will start (switching away stays cheap)
+            return self._pending[1]
+        return self.player.position_ms() if self._player is not None else 0
 
     def mark_ms(self, reaction_delay_ms: int) -> int:
         return self.player.mark_ms(reaction_delay_ms)
@@ -81,8 +95,31 @@ class PlaybackController(QObject):
 
     # --- commands (slots) -------------------------------------------------------------
 
+    def load_later(self, path: str | Path | None, start_ms: int = 0, video_window: int | None = None) -> None:
+        """Open a call's media once the workspace is painted (or at the first command, whichever
+        comes first), then seek to ``start_ms``. A missing file is said at once."""
+        self._pending = None
+        if not path or not Path(path).exists():
+            self.load(path)
+            return
+        self._pending = (path, int(start_ms), video_window)
+        self._last_position = int(start_ms)
+        self.position_changed.emit(int(start_ms))
+        QTimer.singleShot(0, self.finish_load)
+
+    def finish_load(self) -> None:
+        if self._pending is None:
+            return
+        (path, start_ms, video_window), self._pending = self._pending, None
+        if self.load(path):
+            if video_window is not None:
+                self.set_video_window(video_window)
+            if start_ms > 0:
+                self.seek(start_ms)
+
     def load(self, path: str | Path | None) -> bool:
         """Open a call's media; False (and an ``error``) if it can't be opened."""
+        self._pending = None
         self.player.clear_loop()
         self.loop_changed.emit(False)
         if not path:
@@ -99,7 +136,7 @@ class PlaybackController(QObject):
         return True
 
     def _stop_quietly(self) -> None:
-        if self.player.path is not None:
+        if self._player is not None and self._player.path is not None:
             self.player.stop()
         self._timer.stop()
 
@@ -130,7 +167,9 @@ class PlaybackController(QObject):
         self.rate_changed.emit(self.player.set_rate(rate))
 
     def set_auto_rewind(self, ms: int) -> None:
-        self.player.auto_rewind_ms = max(0, int(ms))
+        self._auto_rewind_ms = max(0, int(ms))
+        if self._player is not None:
+            self._player.auto_rewind_ms = self._auto_rewind_ms
 
     def toggle_loop(self, start_ms: int, end_ms: int) -> bool:
         """Loop [start, end) or, if already looping it, stop looping. Returns looping or not."""
@@ -151,13 +190,17 @@ class PlaybackController(QObject):
 
     def release(self) -> None:
         self._timer.stop()
-        self.player.on_event_pending = None
-        self.player.release()
+        self._pending = None
+        if self._player is not None:
+            self._player.on_event_pending = None
+            self._player.release()
 
     # --- inside -------------------------------------------------------------------------
 
     @Slot()
     def tick(self) -> None:
+        if self._player is None:
+            return
         self.player.tick()
         self._emit_position()
 

@@ -103,15 +103,16 @@ class WorkspaceController(QObject):
         self.view.video.setVisible(call.has_video)
         if self.view.find_bar.isVisible():
             self.on_find_query(self.view.find_bar.field.text())
-        if self.playback.load(call.media_path) and call.has_video:
-            self.playback.set_video_window(self.view.video.native_id())
         resume = read_int_key(f"{SettingsKey.POSITIONS.value}/{call.id}", 0)
-        if 0 < resume < (call.duration_ms or resume + 1):
-            self.playback.seek(resume)  # back where the coach left this call
-        else:
-            self.on_playback_position(0)
+        if not 0 < resume < (call.duration_ms or resume + 1):
+            resume = 0  # else back where the coach left this call
+        self.on_playback_position(resume)
+        # VLC opens the file and the panels follow once the workspace is painted: both would only
+        # hold up the first paint of a long call. Any command that needs them first finishes them.
+        self.playback.load_later(call.media_path, resume,
+                                 self.view.video.native_id() if call.has_video else None)
         self.waveforms.request(call.media_path, call.media_sha256)
-        self.context.set_call(call.id)
+        self.context.set_call(call.id, defer=True)
         self.call_opened.emit(call)
         return call
 
@@ -192,6 +193,7 @@ class WorkspaceController(QObject):
 
     def on_moments_changed(self, _moment_id: int) -> None:
         self.view.waveform.set_moments(self.moments.moments())
+        self.context.flush_call()  # panels hear of the call before they hear of its moments
         self.context.moments_changed.emit()
         if self.call is not None:
             self.call = call_service.get_call(self.store, self.call.id)

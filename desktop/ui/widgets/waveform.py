@@ -200,18 +200,30 @@ class WaveformTimeline(QWidget):
         p.end()
 
     def _paint_spans(self, p: QPainter, wave: QRectF) -> None:
+        # 200 moments on a long call: plain floats, each colour made once, edges drawn in one call
+        # per kind and weight, since every Qt call from Python costs more than the drawing itself.
+        top, bottom, height, width = wave.top(), wave.bottom(), wave.height(), wave.width()
+        fills: dict[tuple[str, int], QColor] = {}
+        edges: dict[tuple[str, int], list[QLineF]] = {}
         for span in self._spans:
             x0, x1 = self._x(span.start_ms), self._x(span.end_ms)
-            if x1 < 0 or x0 > wave.width():
+            if x1 < 0 or x0 > width:
                 continue
-            box = QRectF(x0, wave.top(), max(2.0, x1 - x0), wave.height())
             selected = span.moment_id == self._selected
-            p.fillRect(box, kind_colour(span.kind, 90 if selected else 55))
-            p.fillRect(QRectF(box.left(), wave.top(), box.width(), 4), kind_colour(span.kind))
-            edge = QPen(kind_colour(span.kind), 2 if selected else 1)
-            p.setPen(edge)
-            p.drawLine(QPointF(x0, wave.top()), QPointF(x0, wave.bottom()))
-            p.drawLine(QPointF(x1, wave.top()), QPointF(x1, wave.bottom()))
+            shade, solid = (fills.get((span.kind, a)) for a in (90 if selected else 55, 255))
+            if shade is None:
+                shade = fills[(span.kind, 90 if selected else 55)] = kind_colour(span.kind, 90 if selected else 55)
+            if solid is None:
+                solid = fills[(span.kind, 255)] = kind_colour(span.kind)
+            w = max(2.0, x1 - x0)
+            p.fillRect(QRectF(x0, top, w, height), shade)
+            p.fillRect(QRectF(x0, top, w, 4), solid)
+            lines = edges.setdefault((span.kind, 2 if selected else 1), [])
+            lines.append(QLineF(x0, top, x0, bottom))
+            lines.append(QLineF(x1, top, x1, bottom))
+        for (kind, weight), lines in edges.items():
+            p.setPen(QPen(fills[(kind, 255)], weight))
+            p.drawLines(lines)
 
     def _paint_ruler(self, p: QPainter, rect) -> None:
         v0, v1 = self._view
