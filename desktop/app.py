@@ -21,25 +21,8 @@ def first_run_demo(store) -> int | None:
     return call.id
 
 
-def keep_none_alive() -> None:
-    """Work around PySide6 6.12 on Python 3.11: its void methods return None without a reference.
-
-    Every such call (QColor.setAlpha, QPainter.setPen...) takes one reference from None; after a few
-    thousand, e.g. seconds of painting the waveform while playing, Python aborts with "deallocating
-    None". From 3.12 None is immortal and this is not needed; here we give it the same immortality
-    by lending it a reference count no program can use up. Idempotent.
-    """
-    if sys.version_info >= (3, 12) or getattr(keep_none_alive, "done", False):
-        return
-    import ctypes
-
-    ctypes.c_ssize_t.from_address(id(None)).value += 1 << 40
-    keep_none_alive.done = True
-
-
 def run(home: str | None = None, file: str | None = None, quit_after: float | None = None,
         screenshot: str | None = None) -> int:
-    keep_none_alive()
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication, QMessageBox
 

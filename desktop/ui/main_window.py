@@ -266,10 +266,7 @@ class MainWindow(QMainWindow):
 
 
 def build_main_window(store, home: Path) -> MainWindow:
-    from desktop.app import keep_none_alive
     from desktop.ui.controllers.commands import wire_commands
-
-    keep_none_alive()  # a PySide6 6.12 refcount bug on Python 3.11 would abort a long session: see there
 
     window = MainWindow(store, home)
     wire_commands(window)

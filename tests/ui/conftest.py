@@ -8,9 +8,6 @@ from pathlib import Path
 import pytest
 
 from desktop import paths
-from desktop.app import keep_none_alive
-
-keep_none_alive()  # PySide6 6.12 on Python 3.11 leaks references to None on every void call
 
 
 def demo_segments():

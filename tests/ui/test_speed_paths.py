@@ -1,24 +1,24 @@
-"""The fast paths behind opening a call: plain queries, kept copies, deferred work, None kept alive."""
+"""The fast paths behind opening a call: plain queries, kept copies, deferred work."""
 
 from __future__ import annotations
 
 import sys
 
-from desktop.app import keep_none_alive
 from desktop.services import calls, moments, transcripts
 from desktop.services.transcripts import SegmentRow
 
 
 def test_void_qt_calls_do_not_use_up_none():
+    """PySide6 6.12.0 took a reference from None on every void call (pyproject excludes it): a long
+    session painting the waveform aborted with "deallocating None". Fails on any version that does it."""
     from PySide6.QtGui import QColor
 
-    keep_none_alive()
     colour = QColor("#123456")
     before = sys.getrefcount(None)
     for _ in range(20000):  # more than None's whole count at start-up on Python 3.11
         colour.setAlpha(7)
     assert colour.alpha() == 7
-    assert sys.getrefcount(None) > 1000 or sys.version_info >= (3, 12), before
+    assert sys.getrefcount(None) >= before
 
 
 def test_the_plain_transcript_query_keeps_words_speaker_names_and_order(store, tone):
