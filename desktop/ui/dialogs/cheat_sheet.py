@@ -17,7 +17,11 @@ GROUPS = (
                  ActionId.PREVIOUS_MOMENT, ActionId.NEXT_MOMENT, ActionId.DELETE_MOMENT, ActionId.UNDO,
                  ActionId.REDO)),
     ("Transcript and library", (ActionId.FIND, ActionId.FIND_NEXT, ActionId.FIND_PREVIOUS, ActionId.FOLLOW,
-                                ActionId.FIND_CALL, ActionId.TOGGLE_LIBRARY, ActionId.OPEN_FILE)),
+                                ActionId.SEARCH_LIBRARY, ActionId.FIND_CALL, ActionId.TOGGLE_LIBRARY,
+                                ActionId.OPEN_FILE)),
+    ("Transcripts", (ActionId.TRANSCRIBE, ActionId.TRANSCRIBE_ALL, ActionId.CANCEL_TRANSCRIPTION, ActionId.EDIT_LINE,
+                     ActionId.SPEAKERS, ActionId.TRANSCRIPT_VERSIONS, ActionId.IMPORT_TRANSCRIPT,
+                     ActionId.EXPORT_TRANSCRIPT, ActionId.TRANSCRIPTION_SETTINGS, ActionId.IMPORT_CRM)),
     ("Help", (ActionId.CHEAT_SHEET, ActionId.SHORTCUTS, ActionId.PREFERENCES, ActionId.QUIT)),
 )
 

@@ -31,7 +31,7 @@ ACTIONS = {
     "transcribe_all": ("TRANSCRIBE_ALL", "Transcribe every call without a transcript", (),
                        "Queue every call that has no transcript yet"),
     "cancel": ("CANCEL_TRANSCRIPTION", "Cancel transcription", (), "Stop transcribing the open call; nothing is kept"),
-    "search": ("SEARCH_LIBRARY", "Search all calls…", ("Ctrl+Shift+F", "Ctrl+Alt+F"),
+    "search": ("SEARCH_LIBRARY", "Search all calls…", ("Ctrl+Shift+F",),
                "Search every transcript in the library"),
     "edit_line": ("EDIT_LINE", "Edit line…", ("F2",), "Fix the selected line's words or speaker"),
     "speakers": ("SPEAKERS", "Speakers…", (), "Rename a speaker for the whole call; mark the rep"),
