@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QAbstractItemView, QButtonGroup, QGridLayout, QHBoxLayout, QHeaderView, QLabel,
                                QPushButton, QRadioButton, QSplitter, QTableView, QTextBrowser, QVBoxLayout, QWidget)
@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QButtonGroup, QGridLayout, QHB
 from desktop.core.timefmt import format_ms
 from desktop.services import calibration as cal
 from desktop.ui.calibration.timeline import ALONE_COLOUR, MINE_COLOUR, THEIRS_COLOUR, TwoLaneTimeline
+from desktop.ui.models.row_table import RowTableModel
 
 ITEM_FIELDS = (("consequence", "Still unknown"), ("behavior_text", "Behavior"), ("practice_task", "Practice"))
 COLUMNS = ("#", "Mine", "Theirs", "Start diff", "Agreed")
@@ -25,8 +26,10 @@ def _when(moment) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}  {moment.kind.replace('_', ' ')}"
 
 
-class RowsModel(QAbstractTableModel):
+class RowsModel(RowTableModel):
     """The calibration's rows (pairs and moments only one coach marked) with each row's choice."""
+
+    columns = COLUMNS
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -43,16 +46,8 @@ class RowsModel(QAbstractTableModel):
         cell = self.index(index, len(COLUMNS) - 1)
         self.dataChanged.emit(cell, cell)
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
-        return None
+    def row_count(self) -> int:
+        return len(self.rows)
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         row = self.rows[index.row()]

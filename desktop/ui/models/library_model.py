@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt
 
 from desktop.core.timefmt import format_ms
 from desktop.services.calls import CallRow
+from desktop.ui.models.row_table import RowTableModel
 
 COLUMNS = ("Title", "Rep", "Manager", "Date", "Duration", "Transcript", "Moments")
 CALL_ID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -21,7 +22,9 @@ def short_duration(ms: int) -> str:
     return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
 
 
-class LibraryModel(QAbstractTableModel):
+class LibraryModel(RowTableModel):
+    columns = COLUMNS
+
     def __init__(self, parent=None):
         super().__init__(parent)
         self._rows: list[CallRow] = []
@@ -50,16 +53,8 @@ class LibraryModel(QAbstractTableModel):
             self._rows[row] = call
             self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
-        return None
+    def row_count(self) -> int:
+        return len(self._rows)
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():

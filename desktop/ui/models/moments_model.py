@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import bisect
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, Signal
 
 from desktop.core.enums import MomentKind
 from desktop.core.timefmt import format_ms
 from desktop.services.moments import MomentRow
 from desktop.ui.style import kind_colour
+from desktop.ui.models.row_table import RowTableModel
 
 COLUMNS = ("Time", "Kind", "Speaker", "Quote", "Note")
 TIME, KIND, SPEAKER, QUOTE, NOTE = range(5)
@@ -17,7 +18,9 @@ MOMENT_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 KIND_ROLE = Qt.ItemDataRole.UserRole + 2
 
 
-class MomentsModel(QAbstractTableModel):
+class MomentsModel(RowTableModel):
+    columns = COLUMNS
+
     edit_requested = Signal(int, str, object)  # moment id, field, new value
 
     def __init__(self, parent=None):
@@ -81,16 +84,8 @@ class MomentsModel(QAbstractTableModel):
 
     # --- Qt --------------------------------------------------------------------------
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
-        return None
+    def row_count(self) -> int:
+        return len(self._rows)
 
     def flags(self, index):
         base = super().flags(index)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from desktop.core.timefmt import format_ms
 from desktop.services import search as search_service
+from desktop.ui.models.row_table import RowTableModel
 
 COLUMNS = ("Call", "Time", "Speaker", "Line")
 HIT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -31,7 +32,9 @@ def marked_html(hit: search_service.SearchHit) -> str:
     return text.replace(search_service.MARK_START, "<b>").replace(search_service.MARK_END, "</b>")
 
 
-class SearchResultsModel(QAbstractTableModel):
+class SearchResultsModel(RowTableModel):
+    columns = COLUMNS
+
     def __init__(self, parent=None):
         super().__init__(parent)
         self._hits: list[search_service.SearchHit] = []
@@ -44,16 +47,8 @@ class SearchResultsModel(QAbstractTableModel):
     def hit(self, row: int) -> search_service.SearchHit:
         return self._hits[row]
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
-        return 0 if parent.isValid() else len(self._hits)
-
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
-        return None
+    def row_count(self) -> int:
+        return len(self._hits)
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
