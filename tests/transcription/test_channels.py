@@ -91,3 +91,34 @@ def test_mono_and_bad_files_are_refused_by_name(tmp_path) -> None:
     junk.write_text("not audio")
     with pytest.raises(ChannelSplitError, match=f"{junk}: cannot read the recording"):
         decode_stereo(junk)
+
+
+def test_a_segment_running_across_a_turn_is_cut_where_the_voice_changes(dialer_call) -> None:
+    from desktop.transcription.segments import Word
+
+    path, segments = dialer_call
+    rep, cust = segments[0], segments[1]
+    # Whisper hears both channels mixed and runs one segment over the turn.
+    words = [Word(rep.start_ms + 200, rep.start_ms + 700, "Hi"),
+             Word(rep.start_ms + 800, rep.end_ms - 200, "Casey,"),
+             Word(cust.start_ms + 100, cust.start_ms + 900, "Just"),
+             Word(cust.start_ms + 1000, cust.end_ms - 100, "information.")]
+    merged = Segment(rep.start_ms, cust.end_ms, None, "Hi Casey, Just information.", words)
+    pieces = assign_speakers_by_channel([merged], path)
+    assert [(p.speaker, p.text) for p in pieces] == [("Rep", "Hi Casey,"), ("Customer", "Just information.")]
+    assert pieces[0].start_ms == merged.start_ms and pieces[-1].end_ms == merged.end_ms
+    assert pieces[0].end_ms <= pieces[1].start_ms
+    assert [w.text for p in pieces for w in p.words] == ["Hi", "Casey,", "Just", "information."]
+
+
+def test_one_speakers_sentence_cut_by_a_window_is_joined(dialer_call) -> None:
+    path, segments = dialer_call
+    rep = segments[0]
+    middle = (rep.start_ms + rep.end_ms) // 2
+    halves = [Segment(rep.start_ms, middle, None, "Hi Casey, thanks"),
+              Segment(middle, rep.end_ms, None, "for making time today.")]
+    joined = assign_speakers_by_channel(halves, path)
+    assert [(s.speaker, s.text) for s in joined] == [("Rep", "Hi Casey, thanks for making time today.")]
+    # a finished sentence is not joined to the next one
+    whole = assign_speakers_by_channel([rep, segments[2]], path)
+    assert len(whole) == 2
