@@ -86,8 +86,8 @@ def test_checksum_is_the_canonical_sha256_of_the_rest():
 
 
 def test_example_from_the_format_note_is_accepted_once_sealed():
-    note = Path("/work/shared/record-format.md").read_text(encoding="utf-8")
-    example = json.loads(note.split("```json")[1].split("```")[0].replace("<64 hex>", "0" * 64))
+    # The example in the published format note (record-format.md), with "<64 hex>" as zeros.
+    example = json.loads((Path(__file__).parent / "record_format_example.json").read_text(encoding="utf-8"))
     record = parse_record(encode(reseal(example)), source="example.callmark.json")
     assert isinstance(record, CoachingRecord)
     assert _without_volatile(record_to_plain(record)) == _without_volatile(example)
