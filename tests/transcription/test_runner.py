@@ -152,8 +152,12 @@ def test_a_broken_model_fails_with_the_model_named(tmp_path, short_call) -> None
 
 
 def test_a_file_without_audio_fails_with_the_file_named(tmp_path) -> None:
+    from PySide6.QtGui import QColor, QImage
+
     image = tmp_path / "slide.png"
-    subprocess.run(["convert", "-size", "16x16", "xc:red", str(image)], check=True)
+    picture = QImage(16, 16, QImage.Format.Format_RGB32)
+    picture.fill(QColor("red"))
+    assert picture.save(str(image))
     events = list(TranscriptionJob(image, resolve_model(), SETTINGS).events())
     assert isinstance(events[-1], Failed)
     assert events[-1].message == f"{image}: the file has no audio track"

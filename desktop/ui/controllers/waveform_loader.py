@@ -27,16 +27,25 @@ class _PeaksJob(QRunnable):
         def progress(done: int, total: int) -> None:
             if self.cancelled:
                 raise _Cancelled
-            self.signals.progress.emit(self.sha256, done, total)
+            self._emit(self.signals.progress, self.sha256, done, total)
 
         try:
             peaks = load_or_compute(self.media, self.sha256, self.cache, progress=progress)
         except _Cancelled:
             return
         except Exception as exc:  # noqa: BLE001 - any failure only costs the picture; say why
-            self.signals.failed.emit(self.sha256, str(exc))
+            self._emit(self.signals.failed, self.sha256, str(exc))
             return
-        self.signals.done.emit(self.sha256, peaks)
+        self._emit(self.signals.done, self.sha256, peaks)
+
+    def _emit(self, signal, *args) -> None:
+        """Emit unless the window that asked has gone (closed mid-decode): nothing may escape run()."""
+        try:
+            signal.emit(*args)
+        except RuntimeError:
+            self.cancelled = True
+            if signal is self.signals.progress:
+                raise _Cancelled from None
 
 
 class _Cancelled(Exception):

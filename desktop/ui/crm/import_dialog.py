@@ -39,11 +39,18 @@ class _ReadJob(QRunnable):
         try:
             parsed = crm_service.read_export(*self.args, remembered=self.remembered)
         except CallmarkError as exc:
-            self.reader.failed.emit(str(exc), self.number)
+            self._emit(self.reader.failed, str(exc), self.number)
         except Exception as exc:  # noqa: BLE001 - an unexpected failure still reaches the coach
-            self.reader.failed.emit(f"{self.args[0]}: could not read the export ({exc})", self.number)
+            self._emit(self.reader.failed, f"{self.args[0]}: could not read the export ({exc})", self.number)
         else:
-            self.reader.done.emit(parsed, self.number)
+            self._emit(self.reader.done, parsed, self.number)
+
+    @staticmethod
+    def _emit(signal, *args) -> None:
+        try:
+            signal.emit(*args)
+        except RuntimeError:
+            pass  # the dialog was closed while the file was read: nobody to tell, nothing may escape run()
 
 
 class ImportDialog(QDialog):

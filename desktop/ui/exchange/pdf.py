@@ -59,14 +59,15 @@ def _as_table(match: re.Match) -> str:
     return f'<table class="{match.group(1)}" width="100%" cellspacing="0" cellpadding="2">{rows}</table>'
 
 
-
 def _ensure_gui() -> None:
     from PySide6.QtGui import QGuiApplication
+    from PySide6.QtWidgets import QApplication
 
     if QGuiApplication.instance() is None:
-        # The CLI has no window: lay out text with the offscreen platform.
+        # The CLI has no window: lay out text with the offscreen platform. A full QApplication,
+        # not a QGuiApplication: anything in the same process that later makes a widget would abort.
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        _ensure_gui.app = QGuiApplication([])  # type: ignore[attr-defined] - kept alive for the process
+        _ensure_gui.app = QApplication([])  # type: ignore[attr-defined] - kept alive for the process
 
 
 def pdf_bytes(packet_html: str, title: str = "Coaching session packet") -> bytes:
