@@ -2,7 +2,13 @@
 
 The coach types words; every word must appear (the last one as a prefix, so
 results come while typing). Results name the call, the time and the line, with
-the match marked for highlighting.
+the match marked for highlighting: newest lines first (the lines written last
+belong to the calls added last), then each call's lines in the order spoken.
+
+Newest-first rather than bm25: every line shown contains every word typed, so
+relevance ranking adds little, and ranking makes FTS5 score every match of a
+common word before it can return the first 200 (65 ms on 10 M words against
+under 1 ms for newest-first, which stops at the 200th match).
 """
 
 from __future__ import annotations
@@ -15,16 +21,17 @@ from db.store import Store
 MARK_START, MARK_END = "\x02", "\x03"  # highlight markers; the UI turns them into bold
 _WORD = re.compile(r"\w+", re.UNICODE)
 
-# Rank inside the index alone, then look up only the best lines by primary key:
-# joining every match before sorting made common words several times slower.
-_RANKED = "SELECT rowid FROM segment_fts WHERE segment_fts MATCH ? ORDER BY rank LIMIT ?"
-_LINES = """
+# Pick the lines inside the index alone (newest first, stopping at `fetch`), then join
+# only those: joining every match first made common words several times slower.
+_QUERY = """
     SELECT s.id, t.call_id, s.start_ms, s.end_ms, s.speaker, s.text, c.title
-    FROM segment s
+    FROM (SELECT rowid AS id FROM segment_fts WHERE segment_fts MATCH ? ORDER BY rowid DESC LIMIT ?) AS hit
+    JOIN segment s ON s.id = hit.id
     JOIN transcript t ON t.id = s.transcript_id
     JOIN call c ON c.id = t.call_id
-    WHERE t.is_current = 1 AND s.id IN ({ids})
+    WHERE t.is_current = 1
 """
+_COUNT = "SELECT count(*) FROM (SELECT 1 FROM segment_fts WHERE segment_fts MATCH ? LIMIT ?)"
 
 
 @dataclass(frozen=True)
@@ -72,17 +79,21 @@ def search(store: Store, user_text: str, limit: int = 200) -> list[SearchHit]:
     try:
         cursor = raw.cursor()
         while True:
-            ids = [r[0] for r in cursor.execute(_RANKED, (query, fetch)).fetchall()]
-            if not ids:
-                return []
-            found = {r[0]: r for r in cursor.execute(_LINES.format(ids=",".join(map(str, ids)))).fetchall()}
-            rows = [found[i] for i in ids if i in found][:limit]
-            if len(rows) >= limit or len(ids) < fetch:
+            rows = cursor.execute(_QUERY, (query, fetch)).fetchall()
+            if len(rows) >= limit:
+                rows = rows[:limit]
                 break
+            matches = cursor.execute(_COUNT, (query, fetch + 1)).fetchone()[0]
+            if matches <= fetch:
+                break  # every match was looked at: the rest are lines of earlier versions
             fetch *= 4
         cursor.close()
     finally:
         raw.close()
+    call_order: dict[int, int] = {}
+    for r in rows:
+        call_order.setdefault(r[1], len(call_order))
+    rows.sort(key=lambda r: (call_order[r[1]], r[2]))
     return [SearchHit(r[1], r[2], r[3], r[4], r[5], r[6], user_text) for r in rows]
 
 
