@@ -69,8 +69,8 @@ def _export(args, ctx) -> int:
 
 
 def _import(args, ctx) -> int:
-    from desktop.services import calls, records  # lazy: every start loads every command
     from desktop.exchange.record import load_record
+    from desktop.services import records  # lazy: every start loads every command
 
     record = load_record(args.file)  # checked before the store is opened: a bad file writes nothing
     result = records.import_loaded(ctx.store, record, args.file)
@@ -87,7 +87,8 @@ def _import(args, ctx) -> int:
 
 
 def _whoami(args, ctx) -> int:
-    from desktop.services import calls, records  # lazy: every start loads every command
+    from desktop.services import records  # lazy: every start loads every command
+
     if args.name or args.email:
         current = records.whoami(ctx.store)
         name = args.name or (current[0] if current else "")

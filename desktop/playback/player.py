@@ -19,7 +19,6 @@ Threading rules (libvlc's, not ours):
 from __future__ import annotations
 
 import sys
-import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence

@@ -22,14 +22,14 @@ from db.models import (Call, CoachingItem, CoachingSession, Cycle, Moment, Parke
                        Transcript)
 from db.store import Store
 from desktop.core.conversation import guide
-from desktop.core.enums import BehaviorChange, ConversationModel, MomentKind, PracticeKind, Role, SessionStatus
+from desktop.core.enums import BehaviorChange, ConversationModel, MomentKind, PracticeKind, SessionStatus
 from desktop.errors import CallmarkError, NotFound
 from desktop.exchange.packet import (PacketData, PacketFinding, PacketItem, PacketMoment, PacketQuestion,
                                      render_packet)
 from desktop.exchange.redact import Redaction, merge_spans, mute_spans, redact
 from desktop.exchange.safe_write import atomic_write_text
 from desktop.services import items as item_service
-from desktop.services.people import local_coach
+from desktop.services.people import coach_named
 
 DEFAULT_MODEL = ConversationModel.GROW
 
@@ -54,16 +54,7 @@ class PacketBuild:
 def _coach(session: Session, name: str | None, cycle: Cycle | None) -> Person:
     if name is None and cycle is not None and cycle.coach_id is not None:
         return session.get(Person, cycle.coach_id)
-    if name is None:
-        found = local_coach(session)
-        if found is None:
-            raise CallmarkError("no local coach yet: say who you are first "
-                                "(`callmark record whoami --name NAME --email EMAIL`)")
-        name = found[0]
-    coach = session.scalar(select(Person).where(Person.name == name.strip(), Person.role == Role.COACH))
-    if coach is None:
-        raise NotFound(f"coach {name!r}: no coach of that name in this library")
-    return coach
+    return coach_named(session, name)
 
 
 def _next_session_date(session: Session, cycle: Cycle, today: date) -> date:

@@ -7,6 +7,7 @@ from sqlalchemy.orm import Session
 
 from db.models import Person, Setting
 from desktop.core.enums import Role
+from desktop.errors import CallmarkError, NotFound
 
 LOCAL_COACH_KEY = "local_coach"
 
@@ -58,3 +59,17 @@ def local_coach_person(session: Session, default_name: str = "Me") -> Person:
     if found is None:
         return person(session, default_name, Role.COACH)
     return person(session, found[0], Role.COACH, found[1])
+
+
+def coach_named(session: Session, name: str | None) -> Person:
+    """The coach with this name, or the local coach when no name is given; a clear error otherwise."""
+    if name is None:
+        found = local_coach(session)
+        if found is None:
+            raise CallmarkError("no local coach yet: say who you are first "
+                                "(`callmark record whoami --name NAME --email EMAIL`)")
+        name = found[0]
+    coach = session.scalar(select(Person).where(Person.name == name.strip(), Person.role == Role.COACH))
+    if coach is None:
+        raise NotFound(f"coach {name!r}: no coach of that name in this library")
+    return coach

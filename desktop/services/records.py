@@ -29,7 +29,7 @@ from desktop.core.enums import (BehaviorChange, CallSource, ItemStatus, MomentKi
 from desktop.errors import CallmarkError, NotFound
 from desktop.exchange import record as rec
 from desktop.exchange.redact import Redaction, redact
-from desktop.services.people import local_coach, person, set_local_coach
+from desktop.services.people import coach_named, local_coach, person, set_local_coach
 
 PLACEHOLDER_COACH = "Me"  # local_coach_person's name until the coach says who they are
 _ROLE_ORDER = {Role.REP: 0, Role.CUSTOMER: 1, Role.MANAGER: 2, Role.OTHER: 3}
@@ -83,16 +83,7 @@ class ExportResult:
 
 
 def _coach(session: Session, name: str | None) -> Person:
-    if name is None:
-        found = local_coach(session)
-        if found is None:
-            raise CallmarkError("no local coach yet: say who you are first "
-                                "(`callmark record whoami --name NAME --email EMAIL`)")
-        name = found[0]
-    coach = session.scalar(select(Person).where(Person.name == name.strip(), Person.role == Role.COACH))
-    if coach is None:
-        raise NotFound(f"coach {name!r}: no coach of that name in this library")
-    return coach
+    return coach_named(session, name)
 
 
 def _utc(value: datetime | None) -> datetime | None:
