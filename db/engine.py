@@ -13,7 +13,8 @@ from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, event
 
-BUSY_TIMEOUT_MS = 5000
+from db.store import BUSY_TIMEOUT_MS
+
 PRAGMAS = (
     "PRAGMA journal_mode=WAL",
     "PRAGMA synchronous=FULL",

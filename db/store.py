@@ -11,21 +11,22 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
-
 from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from sqlalchemy import Engine, text
-from sqlalchemy.orm import Session, sessionmaker
-
-from db.engine import make_engine
+if TYPE_CHECKING:  # SQLAlchemy is imported when the first session is asked for, not to open a store
+    from sqlalchemy import Engine
+    from sqlalchemy.orm import Session
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+BUSY_TIMEOUT_MS = 5000  # every connection waits this long for another writer
 
 
 class StoreError(Exception):
@@ -141,30 +142,76 @@ def online_backup(source: Path, target: Path) -> Path:
 
 
 class Store:
-    """The open store: an engine and a session factory. Writes go through `write()`."""
+    """The open store: sessions for the services, and a plain reader for the workspace.
 
-    def __init__(self, path: Path, engine: Engine):
+    SQLAlchemy (and the models) are imported when the first session is asked
+    for: importing them costs several times what opening a call does, and a
+    coach starting the app on a call only reads until the window is up.
+    ``reader()`` is a plain sqlite3 connection for those reads. Writes go
+    through ``write()``.
+    """
+
+    def __init__(self, path: Path, engine: Engine | None = None):
         self.path = path
-        self.engine = engine
-        self._sessions = sessionmaker(engine, expire_on_commit=False)
+        self._engine = engine
+        self._sessions = None
+        self._lock = threading.Lock()
+        self._readers = threading.local()
+        self._reader_list: list[sqlite3.Connection] = []
+
+    @property
+    def engine(self) -> Engine:
+        with self._lock:
+            if self._engine is None:
+                from db.engine import make_engine
+
+                self._engine = make_engine(self.path)
+            return self._engine
+
+    def _session_factory(self):
+        if self._sessions is None:
+            from sqlalchemy.orm import sessionmaker
+
+            import db.models  # noqa: F401 - every mapper known before the first query
+
+            self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        return self._sessions
 
     @contextmanager
     def read(self) -> Iterator[Session]:
-        with self._sessions() as session:
+        with self._session_factory()() as session:
             yield session
 
     @contextmanager
     def write(self) -> Iterator[Session]:
         """One transaction: everything inside lands together, or nothing does."""
-        with self._sessions() as session, session.begin():
+        with self._session_factory()() as session, session.begin():
             yield session
 
+    def reader(self) -> sqlite3.Connection:
+        """This thread's plain connection for reads (autocommit: each query sees the latest writes)."""
+        con = getattr(self._readers, "con", None)
+        if con is None:
+            con = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            con.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            con.execute("PRAGMA query_only=ON")
+            self._readers.con = con
+            with self._lock:
+                self._reader_list.append(con)
+        return con
+
     def revision(self) -> str | None:
-        with self.engine.connect() as conn:
-            return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+        row = self.reader().execute("SELECT version_num FROM alembic_version").fetchone()
+        return row[0] if row else None
 
     def close(self) -> None:
-        self.engine.dispose()
+        with self._lock:
+            readers, self._reader_list = self._reader_list, []
+        for con in readers:
+            con.close()
+        self._readers = threading.local()
+        if self._engine is not None:
+            self._engine.dispose()
 
 
 def open_store(path: Path, backup_dir: Path | None = None) -> Store:
@@ -175,10 +222,12 @@ def open_store(path: Path, backup_dir: Path | None = None) -> Store:
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
         folder = backup_dir or path.parent / "backups"
         online_backup(path, folder / f"{path.stem}-before-{head_revision()}-{stamp}.sqlite3")
-    engine = make_engine(path)
+    store = Store(path)
     if state.needs_upgrade:
-        upgrade(engine, head_revision())
-    return Store(path, engine)
+        upgrade(store.engine, head_revision())
+    else:
+        store.reader()  # a current store opens without SQLAlchemy; the reader proves it readable now
+    return store
 
 
 def upgrade(engine: Engine, revision: str) -> None:

@@ -2,41 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import select
 
-from db.models import Call, Moment, Transcript
+from db.models import Call
 from db.store import Store
 from desktop.core.enums import CallSource, Role
 from desktop.errors import CallmarkError, NotFound
 from desktop.services.people import person
-
-
-@dataclass(frozen=True)
-class CallRow:
-    """A call as the library shows it."""
-
-    id: int
-    title: str
-    rep: str | None
-    manager: str | None
-    recorded_at: str | None
-    duration_ms: int
-    has_video: bool
-    channels: int | None
-    media_sha256: str
-    media_path: str | None
-    source: str | None
-    transcript_status: str  # "none", "whisper", "import", "edited"
-    moment_count: int
-    opportunity_id: int | None = None
-
-    def to_json(self) -> dict:
-        return asdict(self)
+from desktop.services.rows import CallRow, get_call, list_calls  # noqa: F401 - read with plain sqlite3
 
 
 def parse_recorded_at(text: str | None) -> datetime | None:
@@ -117,63 +94,6 @@ def add_call(
 
 def _title_from(media: Path) -> str:
     return media.stem.replace("_", " ").replace("-", " ").strip().title() or media.name
-
-
-def _transcript_status(session: Session, call_id: int) -> str:
-    origin = session.scalar(
-        select(Transcript.origin).where(Transcript.call_id == call_id, Transcript.is_current.is_(True))
-        .order_by(Transcript.id.desc()).limit(1)
-    )
-    return origin.value if origin is not None else "none"
-
-
-def _row(session: Session, call: Call, moment_count: int, status: str) -> CallRow:
-    return CallRow(
-        id=call.id,
-        title=call.title,
-        rep=call.rep.name if call.rep else None,
-        manager=call.manager.name if call.manager else None,
-        recorded_at=call.recorded_at.isoformat() if call.recorded_at else None,
-        duration_ms=call.duration_ms,
-        has_video=call.has_video,
-        channels=call.channels,
-        media_sha256=call.media_sha256,
-        media_path=call.media_path,
-        source=call.source.value if call.source else None,
-        transcript_status=status,
-        moment_count=moment_count,
-        opportunity_id=call.opportunity_id,
-    )
-
-
-def get_call(store: Store, call_id: int) -> CallRow:
-    with store.read() as session:
-        call = session.get(Call, call_id)
-        if call is None:
-            raise NotFound(f"call {call_id}: no such call in this library")
-        count = session.scalar(
-            select(func.count()).select_from(Moment).where(Moment.call_id == call_id, Moment.imported.is_(False))
-        )
-        return _row(session, call, count or 0, _transcript_status(session, call_id))
-
-
-def list_calls(store: Store) -> list[CallRow]:
-    with store.read() as session:
-        counts = dict(
-            session.execute(
-                select(Moment.call_id, func.count()).where(Moment.imported.is_(False)).group_by(Moment.call_id)
-            ).all()
-        )
-        statuses = dict(
-            session.execute(
-                select(Transcript.call_id, Transcript.origin).where(Transcript.is_current.is_(True))
-            ).all()
-        )
-        calls = session.scalars(select(Call).order_by(Call.recorded_at.desc(), Call.id.desc())).all()
-        return [
-            _row(session, c, counts.get(c.id, 0), statuses[c.id].value if c.id in statuses else "none")
-            for c in calls
-        ]
 
 
 def resolve_call(store: Store, ref: str | int) -> CallRow:

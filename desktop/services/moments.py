@@ -6,43 +6,14 @@ was marked in the GUI or added from the command line.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from datetime import timezone
-
-from sqlalchemy import select
-
-from db.models import Call, Moment, Person
+from db.models import Call, Moment
 from db.store import Store
 from desktop.core.enums import MomentKind
 from desktop.errors import CallmarkError, NotFound
 from desktop.services import transcripts
 from desktop.services.people import local_coach_person
-
-DEFAULT_SPAN_MS = 5000
-
-
-@dataclass
-class MomentRow:
-    id: int
-    uid: str
-    call_id: int
-    start_ms: int
-    end_ms: int
-    kind: str
-    speaker: str | None
-    quote: str
-    note: str | None
-    item_id: int | None
-    coach: str | None
-    created_at: str
-
-    def to_record(self) -> dict:
-        """The record format's moment shape (what `moments list --json` prints)."""
-        return {"id": self.uid, "start_ms": self.start_ms, "end_ms": self.end_ms, "kind": self.kind,
-                "speaker": self.speaker, "quote": self.quote, "note": self.note}
-
-    def to_json(self) -> dict:
-        return asdict(self)
+from desktop.services.rows import DEFAULT_SPAN_MS, MomentRow, list_moments  # noqa: F401 - plain sqlite3
+from desktop.services.rows import stamp as _stamp
 
 
 def _row(m: Moment) -> MomentRow:
@@ -50,10 +21,6 @@ def _row(m: Moment) -> MomentRow:
         m.id, m.uid, m.call_id, m.start_ms, m.end_ms, m.kind.value, m.speaker, m.quote, m.note, m.item_id,
         m.coach.name if m.coach else None, _stamp(m.created_at),
     )
-
-
-def _stamp(created) -> str:
-    return created.replace(tzinfo=timezone.utc).isoformat().replace("+00:00", "Z")
 
 
 def _check_span(call: Call, start_ms: int, end_ms: int) -> None:
@@ -94,26 +61,6 @@ def add_moment(
         session.add(moment)
         session.flush()
         return _row(moment)
-
-
-def list_moments(store: Store, call_id: int, *, include_imported: bool = False,
-                 coach: str | None = None) -> list[MomentRow]:
-    with store.read() as session:
-        if session.scalar(select(Call.id).where(Call.id == call_id)) is None:
-            raise NotFound(f"call {call_id}: no such call in this library")
-        # Plain columns with the coach's name joined in: no ORM object (and no lazy load) per moment.
-        query = (select(Moment.id, Moment.uid, Moment.call_id, Moment.start_ms, Moment.end_ms, Moment.kind,
-                        Moment.speaker, Moment.quote, Moment.note, Moment.item_id, Person.name,
-                        Moment.created_at)
-                 .outerjoin(Person, Person.id == Moment.coach_id).where(Moment.call_id == call_id))
-        if not include_imported:
-            query = query.where(Moment.imported.is_(False))
-        rows = [MomentRow(mid, uid, cid, start, end, kind.value, speaker, quote, note, item, name, _stamp(created))
-                for mid, uid, cid, start, end, kind, speaker, quote, note, item, name, created
-                in session.execute(query.order_by(Moment.start_ms, Moment.id))]
-    if coach is not None:
-        rows = [r for r in rows if r.coach == coach]
-    return rows
 
 
 def get_moment(store: Store, moment_id: int) -> MomentRow:

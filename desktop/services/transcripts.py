@@ -7,48 +7,23 @@ the current version into a new `edited` version, so the original stays.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 
-from sqlalchemy import Text, cast, select, update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from db.models import Call, Segment, Speaker, Transcript
 from db.store import Store
 from desktop.core.enums import Role, TranscriptOrigin
 from desktop.errors import CallmarkError, NotFound
-
-
-@dataclass(slots=True)  # thousands per call: slots make them cheaper to build and hold
-class SegmentRow:
-    start_ms: int
-    end_ms: int
-    speaker: str | None
-    text: str
-    words: list | None = None
-    id: int | None = None
-
-    def to_record(self) -> dict:
-        out = {"start_ms": self.start_ms, "end_ms": self.end_ms, "speaker": self.speaker, "text": self.text}
-        if self.words:
-            out["words"] = self.words
-        return out
-
-
-@dataclass
-class TranscriptRow:
-    id: int
-    call_id: int
-    origin: str
-    model: str | None
-    language: str | None
-    segments: list[SegmentRow] = field(default_factory=list)
-
-    def to_json(self) -> dict:
-        out = asdict(self)
-        out["segments"] = [s.to_record() for s in self.segments]
-        return out
+from desktop.services.rows import (  # noqa: F401 - the workspace's reads, plain sqlite3
+    SegmentRow,
+    TranscriptRow,
+    current_transcript,
+    current_transcript_id,
+    text_under,
+)
 
 
 def _words(words) -> list | None:
@@ -93,45 +68,6 @@ def _speaker(session: Session, call_id: int, label: str) -> Speaker:
         session.add(found)
         session.flush()
     return found
-
-
-def current_transcript(store: Store, call_id: int, transcript_id: int | None = None) -> TranscriptRow | None:
-    with store.read() as session:
-        query = select(Transcript.id, Transcript.origin, Transcript.model, Transcript.language).where(
-            Transcript.call_id == call_id)
-        query = query.where(Transcript.id == transcript_id) if transcript_id else query.where(
-            Transcript.is_current.is_(True))
-        transcript = session.execute(query.order_by(Transcript.id.desc()).limit(1)).first()
-        if transcript is None:
-            return None
-        names = speaker_names(session, call_id)
-        # One plain query, words as raw JSON text: decoding every row through the JSON type costs
-        # more than the rest of opening a long call, and most lines have no word timings.
-        segs = session.execute(
-            select(Segment.id, Segment.start_ms, Segment.end_ms, Segment.speaker, Segment.text,
-                   cast(Segment.words, Text))
-            .where(Segment.transcript_id == transcript.id).order_by(Segment.start_ms, Segment.id)
-        ).all()
-        get = names.get
-        return TranscriptRow(
-            transcript.id, call_id, transcript.origin.value, transcript.model, transcript.language,
-            [SegmentRow(start, end, get(spk, spk), text, _decode_words(words), sid)
-             for sid, start, end, spk, text, words in segs],
-        )
-
-
-def current_transcript_id(store: Store, call_id: int) -> int | None:
-    """The id of the call's current transcript version (cheap: tells whether a kept copy is stale)."""
-    with store.read() as session:
-        return session.scalar(select(Transcript.id).where(Transcript.call_id == call_id,
-                                                          Transcript.is_current.is_(True))
-                              .order_by(Transcript.id.desc()).limit(1))
-
-
-def _decode_words(raw: str | None) -> list | None:
-    if raw is None or raw == "null":
-        return None
-    return json.loads(raw)
 
 
 def speaker_names(session: Session, call_id: int) -> dict[str, str]:
@@ -223,37 +159,3 @@ def speakers(store: Store, call_id: int) -> list[dict]:
                 for s in session.scalars(select(Speaker).where(Speaker.call_id == call_id))]
 
 
-def text_under(segments: list[SegmentRow], start_ms: int, end_ms: int) -> tuple[str, str | None]:
-    """The transcript's words under a span, and the speaker who says most of them.
-
-    Uses word times where the transcript has them; otherwise whole lines that overlap.
-    """
-    if not segments:
-        return "", None
-    end_ms = max(end_ms, start_ms + 1)
-    pieces: list[str] = []
-    weight: dict[str | None, int] = {}
-    for seg in _overlapping(segments, start_ms, end_ms):
-        overlap = min(seg.end_ms, end_ms) - max(seg.start_ms, start_ms)
-        weight[seg.speaker] = weight.get(seg.speaker, 0) + max(overlap, 1)
-        words = seg.words or []
-        chosen = [w for w in words if w.get("end_ms", 0) > start_ms and w.get("start_ms", 0) < end_ms]
-        if chosen:
-            pieces.append(" ".join(str(w.get("text", "")).strip() for w in chosen))
-        else:
-            pieces.append(seg.text.strip())
-    speaker = max(weight, key=weight.get) if weight else None
-    return " ".join(p for p in pieces if p).strip(), speaker
-
-
-def _overlapping(segments: list[SegmentRow], start_ms: int, end_ms: int) -> list[SegmentRow]:
-    import bisect
-
-    starts = [s.start_ms for s in segments]
-    i = max(bisect.bisect_right(starts, start_ms) - 1, 0)
-    out = []
-    while i < len(segments) and segments[i].start_ms < end_ms:
-        if segments[i].end_ms > start_ms:
-            out.append(segments[i])
-        i += 1
-    return out

@@ -1,0 +1,241 @@
+"""What the workspace shows of a call, read with plain sqlite3: the call, its transcript, its moments.
+
+These reads are the only ones on the way from starting Callmark to a call on
+screen, so they use the store's plain reader (``Store.reader()``) and not
+SQLAlchemy: importing SQLAlchemy and configuring the mappers costs several
+times what the reads do, and the window is up before it is needed. The
+services (``calls``, ``transcripts``, ``moments``) re-export these functions,
+so there is one implementation; the tests run them on real stores written
+through the ORM.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+
+from desktop.errors import NotFound
+
+DEFAULT_SPAN_MS = 5000
+
+
+@dataclass(frozen=True)
+class CallRow:
+    """A call as the library shows it."""
+
+    id: int
+    title: str
+    rep: str | None
+    manager: str | None
+    recorded_at: str | None
+    duration_ms: int
+    has_video: bool
+    channels: int | None
+    media_sha256: str
+    media_path: str | None
+    source: str | None
+    transcript_status: str  # "none", "whisper", "import", "edited"
+    moment_count: int
+    opportunity_id: int | None = None
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(slots=True)  # thousands per call: slots make them cheaper to build and hold
+class SegmentRow:
+    start_ms: int
+    end_ms: int
+    speaker: str | None
+    text: str
+    words: list | None = None
+    id: int | None = None
+
+    def to_record(self) -> dict:
+        out = {"start_ms": self.start_ms, "end_ms": self.end_ms, "speaker": self.speaker, "text": self.text}
+        if self.words:
+            out["words"] = self.words
+        return out
+
+
+@dataclass
+class TranscriptRow:
+    id: int
+    call_id: int
+    origin: str
+    model: str | None
+    language: str | None
+    segments: list[SegmentRow] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        out = asdict(self)
+        out["segments"] = [s.to_record() for s in self.segments]
+        return out
+
+
+@dataclass
+class MomentRow:
+    id: int
+    uid: str
+    call_id: int
+    start_ms: int
+    end_ms: int
+    kind: str
+    speaker: str | None
+    quote: str
+    note: str | None
+    item_id: int | None
+    coach: str | None
+    created_at: str
+
+    def to_record(self) -> dict:
+        """The record format's moment shape (what `moments list --json` prints)."""
+        return {"id": self.uid, "start_ms": self.start_ms, "end_ms": self.end_ms, "kind": self.kind,
+                "speaker": self.speaker, "quote": self.quote, "note": self.note}
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+# --- stored values as the ORM gives them ------------------------------------------------------------
+
+
+def _when(stored: str | None) -> datetime | None:
+    """SQLAlchemy keeps a naive DateTime as 'YYYY-MM-DD HH:MM:SS[.ffffff]' text."""
+    return datetime.fromisoformat(stored) if stored else None
+
+
+def stamp(created: datetime | str) -> str:
+    """A stored UTC time as the record writes it: ISO 8601 with a Z."""
+    value = _when(created) if isinstance(created, str) else created
+    return value.isoformat() + "Z"
+
+
+def _decode_words(raw: str | None) -> list | None:
+    if raw is None or raw == "null":
+        return None
+    return json.loads(raw)
+
+
+# --- calls ------------------------------------------------------------------------------------------
+
+_CALL_COLUMNS = """
+    SELECT c.id, c.title, rep.name, manager.name, c.recorded_at, c.duration_ms, c.has_video, c.channels,
+           c.media_sha256, c.media_path, c.source, c.opportunity_id,
+           (SELECT t.origin FROM "transcript" t WHERE t.call_id = c.id AND t.is_current = 1
+             ORDER BY t.id DESC LIMIT 1),
+           (SELECT count(*) FROM "moment" m WHERE m.call_id = c.id AND m.imported = 0)
+    FROM "call" c
+    LEFT JOIN person rep ON rep.id = c.rep_id
+    LEFT JOIN person manager ON manager.id = c.manager_id
+"""
+
+
+def _call_row(r) -> CallRow:
+    (cid, title, rep, manager, recorded, duration, video, channels, sha, path, source, opportunity,
+     status, count) = r
+    when = _when(recorded)
+    return CallRow(cid, title, rep, manager, when.isoformat() if when else None, duration, bool(video),
+                   channels, sha, path, source, status or "none", count, opportunity)
+
+
+def get_call(store, call_id: int) -> CallRow:
+    row = store.reader().execute(_CALL_COLUMNS + " WHERE c.id = ?", (int(call_id),)).fetchone()
+    if row is None:
+        raise NotFound(f"call {call_id}: no such call in this library")
+    return _call_row(row)
+
+
+def list_calls(store) -> list[CallRow]:
+    """Every call, newest recording first (calls without a date last)."""
+    rows = store.reader().execute(_CALL_COLUMNS + " ORDER BY c.recorded_at DESC, c.id DESC")
+    return [_call_row(r) for r in rows]
+
+
+# --- transcripts ------------------------------------------------------------------------------------
+
+
+def current_transcript(store, call_id: int, transcript_id: int | None = None) -> TranscriptRow | None:
+    """The call's current transcript version (or the version asked for), lines in time order."""
+    con = store.reader()
+    if transcript_id:
+        head = con.execute('SELECT id, origin, model, language FROM "transcript" WHERE call_id = ? AND id = ?',
+                           (int(call_id), int(transcript_id))).fetchone()
+    else:
+        head = con.execute('SELECT id, origin, model, language FROM "transcript" WHERE call_id = ? '
+                           "AND is_current = 1 ORDER BY id DESC LIMIT 1", (int(call_id),)).fetchone()
+    if head is None:
+        return None
+    names = dict(con.execute("SELECT label, name FROM speaker WHERE call_id = ?", (int(call_id),)))
+    get = names.get
+    # Words stay JSON text until asked for: most lines have none, and decoding every row costs more
+    # than the rest of opening a long call.
+    segments = [SegmentRow(start, end, get(spk, spk), text, _decode_words(words), sid)
+                for sid, start, end, spk, text, words in con.execute(
+                    "SELECT id, start_ms, end_ms, speaker, text, words FROM segment WHERE transcript_id = ? "
+                    "ORDER BY start_ms, id", (head[0],))]
+    return TranscriptRow(head[0], int(call_id), head[1], head[2], head[3], segments)
+
+
+def current_transcript_id(store, call_id: int) -> int | None:
+    """The id of the call's current transcript version (cheap: tells whether a kept copy is stale)."""
+    row = store.reader().execute('SELECT id FROM "transcript" WHERE call_id = ? AND is_current = 1 '
+                                 "ORDER BY id DESC LIMIT 1", (int(call_id),)).fetchone()
+    return row[0] if row else None
+
+
+def text_under(segments: list[SegmentRow], start_ms: int, end_ms: int) -> tuple[str, str | None]:
+    """The transcript's words under a span, and the speaker who says most of them.
+
+    Uses word times where the transcript has them; otherwise whole lines that overlap.
+    """
+    if not segments:
+        return "", None
+    end_ms = max(end_ms, start_ms + 1)
+    pieces: list[str] = []
+    weight: dict[str | None, int] = {}
+    for seg in _overlapping(segments, start_ms, end_ms):
+        overlap = min(seg.end_ms, end_ms) - max(seg.start_ms, start_ms)
+        weight[seg.speaker] = weight.get(seg.speaker, 0) + max(overlap, 1)
+        words = seg.words or []
+        chosen = [w for w in words if w.get("end_ms", 0) > start_ms and w.get("start_ms", 0) < end_ms]
+        if chosen:
+            pieces.append(" ".join(str(w.get("text", "")).strip() for w in chosen))
+        else:
+            pieces.append(seg.text.strip())
+    speaker = max(weight, key=weight.get) if weight else None
+    return " ".join(p for p in pieces if p).strip(), speaker
+
+
+def _overlapping(segments: list[SegmentRow], start_ms: int, end_ms: int) -> list[SegmentRow]:
+    starts = [s.start_ms for s in segments]
+    i = max(bisect.bisect_right(starts, start_ms) - 1, 0)
+    out = []
+    while i < len(segments) and segments[i].start_ms < end_ms:
+        if segments[i].end_ms > start_ms:
+            out.append(segments[i])
+        i += 1
+    return out
+
+
+# --- moments ----------------------------------------------------------------------------------------
+
+
+def list_moments(store, call_id: int, *, include_imported: bool = False,
+                 coach: str | None = None) -> list[MomentRow]:
+    """The call's moments in time order (another coach's imported ones only when asked)."""
+    con = store.reader()
+    if con.execute('SELECT 1 FROM "call" WHERE id = ?', (int(call_id),)).fetchone() is None:
+        raise NotFound(f"call {call_id}: no such call in this library")
+    query = ("SELECT m.id, m.uid, m.call_id, m.start_ms, m.end_ms, m.kind, m.speaker, m.quote, m.note, "
+             "m.item_id, p.name, m.created_at FROM moment m LEFT JOIN person p ON p.id = m.coach_id "
+             "WHERE m.call_id = ?" + ("" if include_imported else " AND m.imported = 0")
+             + " ORDER BY m.start_ms, m.id")
+    rows = [MomentRow(mid, uid, cid, start, end, kind, speaker, quote, note, item, name, stamp(created))
+            for mid, uid, cid, start, end, kind, speaker, quote, note, item, name, created
+            in con.execute(query, (int(call_id),))]
+    if coach is not None:
+        rows = [r for r in rows if r.coach == coach]
+    return rows

@@ -1,0 +1,103 @@
+"""The workspace's plain-sqlite3 reads give what the ORM holds, on a real store written through the ORM."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from sqlalchemy import select
+
+from db.models import Call, Moment, Person, Transcript
+from desktop.core.enums import MomentKind, Role
+from desktop.services import calls, moments, rows, transcripts
+from desktop.services.transcripts import SegmentRow
+from tests.conftest import make_tone
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _orm_call(store, call_id: int) -> dict:
+    with store.read() as s:
+        c = s.get(Call, call_id)
+        current = s.scalars(select(Transcript).where(Transcript.call_id == call_id, Transcript.is_current.is_(True))
+                            .order_by(Transcript.id.desc())).first()
+        count = len(s.scalars(select(Moment).where(Moment.call_id == call_id, Moment.imported.is_(False))).all())
+        return dict(id=c.id, title=c.title, rep=c.rep.name if c.rep else None,
+                    manager=c.manager.name if c.manager else None,
+                    recorded_at=c.recorded_at.isoformat() if c.recorded_at else None, duration_ms=c.duration_ms,
+                    has_video=c.has_video, channels=c.channels, media_sha256=c.media_sha256,
+                    media_path=c.media_path, source=c.source.value if c.source else None,
+                    transcript_status=current.origin.value if current else "none", moment_count=count,
+                    opportunity_id=c.opportunity_id)
+
+
+def test_calls_read_plainly_match_the_orm(store, tmp_path):
+    dated, _ = calls.add_call(store, make_tone(tmp_path / "a.wav", 4.0), title="Dated", rep="Riley Rep",
+                              manager="Morgan Manager", recorded_at="2026-11-20T15:00:00Z", source="dialer")
+    undated, _ = calls.add_call(store, make_tone(tmp_path / "b.wav", 5.0, channels=2), title="Undated")
+    newer, _ = calls.add_call(store, make_tone(tmp_path / "c.wav", 6.0), title="Newer",
+                              recorded_at="2026-11-25T09:30:00")
+    transcripts.save_transcript(store, dated.id, [SegmentRow(0, 1000, "A", "hello there")], origin="whisper")
+    transcripts.save_transcript(store, dated.id, [SegmentRow(0, 1000, "A", "hello again")], origin="import")
+    moments.add_moment(store, dated.id, 100, 900, kind="question")
+    moments.add_moment(store, dated.id, 1000, 1900, kind="answer")
+
+    for call in (dated, undated, newer):
+        assert rows.get_call(store, call.id).to_json() == _orm_call(store, call.id)
+    read = rows.get_call(store, dated.id)
+    assert (read.transcript_status, read.moment_count, read.recorded_at) == ("import", 2, "2026-11-20T15:00:00")
+    # Newest recording first, calls without a date last (as the ORM's ORDER BY recorded_at DESC did).
+    assert [c.title for c in rows.list_calls(store)] == ["Newer", "Dated", "Undated"]
+    # And the services hand out the same function: one implementation.
+    assert calls.get_call is rows.get_call and moments.list_moments is rows.list_moments
+
+
+def test_transcript_and_moments_read_plainly_keep_names_words_and_coaches(store, tmp_path):
+    call, _ = calls.add_call(store, make_tone(tmp_path / "a.wav", 6.0), title="Call")
+    words = [{"start_ms": 0, "end_ms": 400, "text": "Just"}, {"start_ms": 400, "end_ms": 900, "text": "send"}]
+    transcripts.save_transcript(store, call.id, [SegmentRow(2000, 3000, "SPEAKER_1", "later line"),
+                                                 SegmentRow(0, 900, "SPEAKER_0", "Just send", words)],
+                                origin="whisper", model="tiny.en", language="en")
+    transcripts.rename_speaker(store, call.id, "SPEAKER_0", "Riley")
+    read = rows.current_transcript(store, call.id)
+    assert (read.origin, read.model, read.language) == ("whisper", "tiny.en", "en")
+    assert [(s.start_ms, s.speaker, s.text) for s in read.segments] == [(0, "Riley", "Just send"),
+                                                                        (2000, "SPEAKER_1", "later line")]
+    assert read.segments[0].words == words and read.segments[1].words is None
+    assert rows.current_transcript_id(store, call.id) == read.id
+
+    mine = moments.add_moment(store, call.id, 100, 800, kind="next_step", note="ask for a date")
+    with store.write() as s:  # another coach's moment, imported for calibration
+        other = Person(name="Other Coach", role=Role.COACH)
+        s.add(other)
+        s.flush()
+        theirs = Moment(call_id=call.id, start_ms=50, end_ms=700, kind=MomentKind.NEXT_STEP, quote="", imported=True,
+                        coach_id=other.id)
+        s.add(theirs)
+    assert [m.id for m in rows.list_moments(store, call.id)] == [mine.id]
+    both = rows.list_moments(store, call.id, include_imported=True)
+    assert [m.coach for m in both] == ["Other Coach", mine.coach]
+    assert rows.list_moments(store, call.id, include_imported=True, coach="Other Coach")[0].start_ms == 50
+    got = rows.list_moments(store, call.id)[0]
+    assert got == moments.get_moment(store, mine.id)  # the ORM's reading of the same row
+    assert got.created_at.endswith("Z") and got.quote == "Just send"
+
+
+def test_a_store_opens_and_a_call_is_read_without_sqlalchemy(store, tmp_path):
+    call, _ = calls.add_call(store, make_tone(tmp_path / "a.wav", 3.0), title="Call")
+    path = store.path
+    store.close()
+    code = textwrap.dedent(f"""
+        import sys
+        from db.store import open_store
+        from desktop.services import rows
+        store = open_store({str(path)!r})
+        call = rows.get_call(store, {call.id})
+        rows.current_transcript(store, call.id); rows.list_moments(store, call.id)
+        print(call.title, sorted(m for m in sys.modules if m.split('.')[0] in ('sqlalchemy', 'alembic')))
+    """)
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "Call []"
