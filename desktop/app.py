@@ -1,4 +1,13 @@
-"""Composition root: paths -> store -> services -> main window."""
+"""Composition root: paths -> store -> services -> main window.
+
+Start-up is ordered for the coach's first look: the window is built and the
+call opened with plain reads (no SQLAlchemy, no panels, no transcription), the
+window is painted, and only then does the rest come in: SQLAlchemy and the
+services are imported on a background thread, and once they are in, the
+transcription controller and the inspector's panels are made on the GUI
+thread. A key pressed before that (a mark, Ctrl+I) still works: it imports
+what it needs at once.
+"""
 
 from __future__ import annotations
 
@@ -10,53 +19,73 @@ from desktop import paths
 
 def first_run_demo(store) -> int | None:
     """On an empty library, add the demo call so a new coach sees a real call straight away."""
-    from desktop.services import calls
+    from desktop.services.rows import list_calls
 
-    if calls.list_calls(store) or not paths.DEMO_MEDIA.exists():
+    if list_calls(store) or not paths.DEMO_MEDIA.exists():
         return None
-    call, _ = calls.add_call(
+    from desktop.services.calls import add_call
+
+    call, _ = add_call(
         store, paths.DEMO_MEDIA, title="Discovery - Acme Logistics (demo)", rep="Riley Rep",
         manager="Morgan Manager", source="dialer", recorded_at="2026-11-20T15:00:00Z",
     )
     return call.id
 
 
-def run(home: str | None = None, file: str | None = None, quit_after: float | None = None,
-        screenshot: str | None = None) -> int:
-    from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication, QMessageBox
+def start(home: str | None = None, file: str | None = None, call_id: int | None = None):
+    """Make the application and the main window with a call open (not yet shown).
 
-    from db.store import StoreError, open_store
-    from desktop.errors import CallmarkError
+    Returns (app, window, store). Raises StoreError/OSError for a store that can't be opened and
+    CallmarkError for a call that can't be opened; the caller says so.
+    """
+    from PySide6.QtWidgets import QApplication
+
+    from db.store import open_store
+    from desktop.ui.main_window import build_main_window
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName(paths.APP_NAME)
     app.setOrganizationName(paths.APP_NAME)
+    folder = paths.data_home(home)
+    store = open_store(paths.store_path(folder), paths.backups_dir(folder))
+    demo_id = first_run_demo(store)
+    window = build_main_window(store, folder)
+
+    def install_transcription() -> None:
+        from desktop.ui.transcription import install_transcription as install
+
+        transcription = install(window)
+        if demo_id is not None:
+            transcription.queue.add(demo_id)  # a new coach sees a real Whisper transcript within seconds
+
+    window.when_warm(install_transcription)
+    if file:
+        window.open_media_file(Path(file))
+    elif call_id is not None:
+        window.open_call(call_id)
+    elif demo_id is not None:
+        window.open_call(demo_id)
+    else:
+        window.restore_last_call()
+    return app, window, store
+
+
+def run(home: str | None = None, file: str | None = None, quit_after: float | None = None,
+        screenshot: str | None = None, call_id: int | None = None) -> int:
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from db.store import StoreError
+    from desktop.errors import CallmarkError
+
     try:
-        folder = paths.data_home(home)
-        store = open_store(paths.store_path(folder), paths.backups_dir(folder))
+        app, window, store = start(home, file, call_id)
     except (StoreError, OSError) as exc:
         print(f"callmark: {exc}", file=sys.stderr)
-        QMessageBox.critical(None, "Callmark", str(exc)) if not _offscreen() else None
+        if not _offscreen():
+            QApplication.instance() or QApplication(sys.argv[:1])
+            QMessageBox.critical(None, "Callmark", str(exc))
         return 1
-    import desktop.ui.crm  # noqa: F401 - registers the Opportunity panel and File ▸ Import CRM export…
-    import desktop.ui.coaching  # noqa: F401 - registers the Coaching panel (opens the Coaching window)
-    import desktop.ui.calibration  # noqa: F401 - registers the Calibration panel (blind review, Compare with…)
-    from desktop.ui.main_window import build_main_window
-
-    try:
-        demo_id = first_run_demo(store)
-        window = build_main_window(store, folder)
-        from desktop.ui.transcription import install_transcription
-
-        transcription = install_transcription(window)
-        if file:
-            window.open_media_file(Path(file))
-        elif demo_id is not None:
-            window.open_call(demo_id)
-            transcription.queue.add(demo_id)  # a new coach sees a real Whisper transcript within seconds
-        else:
-            window.restore_last_call()
     except CallmarkError as exc:
         print(f"callmark: {exc}", file=sys.stderr)
         return 1

@@ -11,6 +11,7 @@ def gui_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="callmark", description="Open Callmark.")
     parser.add_argument("file", nargs="?", help="a recording to add to the library and open")
     parser.add_argument("--home", metavar="DIR", help="data folder")
+    parser.add_argument("--call", type=int, metavar="ID", help="open this call (an id from `callmark calls list`)")
     parser.add_argument("--offscreen", action="store_true",
                         help="run without a display (Qt's offscreen platform), e.g. for checks")
     parser.add_argument("--quit-after", type=float, metavar="SECONDS", help=argparse.SUPPRESS)
@@ -34,4 +35,5 @@ def run_gui_from_argv(argv) -> int:
         return 2
     from desktop.app import run
 
-    return run(home=args.home, file=args.file, quit_after=args.quit_after, screenshot=args.screenshot)
+    return run(home=args.home, file=args.file, quit_after=args.quit_after, screenshot=args.screenshot,
+               call_id=args.call)

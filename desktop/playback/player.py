@@ -24,8 +24,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from enum import StrEnum
 from pathlib import Path
-
-import vlc
+from typing import TYPE_CHECKING
 
 from desktop.playback.clock import DEFAULT_REACTION_DELAY_MS, PlaybackClock, TimeSource
 
@@ -70,6 +69,20 @@ class MediaUnplayableError(PlaybackError):
     pass
 
 
+
+if TYPE_CHECKING:
+    import vlc
+else:
+    vlc = None  # python-vlc: imported with the first Player, not when the window is built
+
+
+def _import_vlc() -> None:
+    global vlc
+    if vlc is None:
+        import vlc as module
+
+        vlc = module
+
 class PlayerState(StrEnum):
     EMPTY = "empty"  # nothing loaded
     READY = "ready"  # loaded, not started (or stopped)
@@ -106,6 +119,7 @@ class Player:
         auto_rewind_ms: int = DEFAULT_AUTO_REWIND_MS,
         time_source: TimeSource = time.monotonic,
     ) -> None:
+        _import_vlc()
         options = list(DEFAULT_OPTIONS if vlc_options is None else vlc_options)
         instance = vlc.Instance(options)
         if instance is None:

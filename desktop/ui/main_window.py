@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox, QSplitter, QWidget
 
 from desktop.errors import CallmarkError
-from desktop.services import calls as call_service
+from desktop.services import rows
 from desktop.ui.actions import ActionId, ActionRegistry, TypingShortcutFilter
 from desktop.ui.controllers.marking import MarkingController
 from desktop.ui.controllers.playback import PlaybackController
@@ -28,6 +28,7 @@ from desktop.ui.settings import PlaybackPreferences, SettingsKey, qsettings
 from desktop.ui.style import style_sheet
 from desktop.ui.views.library_view import LibraryView
 from desktop.ui.views.workspace_view import WorkspaceView
+from desktop.ui.warmup import Warmup
 
 MEDIA_SUFFIXES = {".mp3", ".m4a", ".wav", ".ogg", ".opus", ".oga", ".mp4", ".m4v", ".webm", ".mkv", ".mov",
                   ".flac", ".aac"}
@@ -79,6 +80,16 @@ class MainWindow(QMainWindow):
         self._add_panels()
         self._closing = False
         self._splitters_restored = False
+        # What showing a call does not need comes in after the first paint (desktop.ui.warmup).
+        self.warmup = Warmup(store, self)
+        self.warmup.ready.connect(self._on_warm)
+        self._warm_callbacks: list = []
+        # The recording and the waveform are opened after the first paint (both would hold it up);
+        # a window not shown by the time the event loop runs opens them then.
+        self.playback.hold_loads()
+        self.waveforms.hold()
+        self._first_paint = _FirstPaint(self.view, self._after_first_paint)
+        QTimer.singleShot(0, self._unless_shown)
 
     # --- building ---------------------------------------------------------------------------
 
@@ -131,12 +142,39 @@ class MainWindow(QMainWindow):
 
     def _make_panels_for_key(self) -> None:
         # A panel answers this key (Ctrl+I: the item editor); if it was not made yet, make the panels
-        # and press the key again so the new panel hears it.
+        # and press the key again so the new panel hears it (a slot connected during an emission
+        # misses that emission).
         tabs = self.view.inspector
         if any(isinstance(tabs.widget(i), PendingPanel) for i in range(tabs.count())):
             self.make_all_panels()
-            action = self.registry[ActionId.NEW_ITEM]
-            QTimer.singleShot(0, action.trigger)
+            self.registry[ActionId.NEW_ITEM].trigger()  # again, now that the panel listens (no panel waits now)
+
+    def _unless_shown(self) -> None:
+        if not self.isVisible() and self._first_paint.waiting:
+            self.playback.release_loads()
+            self.waveforms.release()
+
+    def _after_first_paint(self) -> None:
+        QTimer.singleShot(0, self._painted)  # once the whole window is painted, not inside the paint
+
+    def _painted(self) -> None:
+        self.playback.release_loads()  # VLC opens the recording now (a play key before this opens it at once)
+        self.waveforms.release()
+        QTimer.singleShot(0, self.warmup.start)
+
+    def when_warm(self, callback) -> None:
+        """Run ``callback`` on the GUI thread once the warm-up imports are in (at once if they are)."""
+        if self.warmup.finished:
+            callback()
+        else:
+            self._warm_callbacks.append(callback)
+
+    def _on_warm(self) -> None:
+        self.warmup.finished = True
+        callbacks, self._warm_callbacks = self._warm_callbacks, []
+        for callback in callbacks:
+            callback()
+        self._make_next_panel()
 
     def install(self) -> None:
         """Things that need the window to exist: the key filter, the style, restored state."""
@@ -151,7 +189,7 @@ class MainWindow(QMainWindow):
     # --- library --------------------------------------------------------------------------------
 
     def refresh_library(self) -> None:
-        self.library_model.set_calls(call_service.list_calls(self.store))
+        self.library_model.set_calls(rows.list_calls(self.store))
         if self.workspace.call is not None:
             self.library.select_call(self.workspace.call.id)
 
@@ -164,8 +202,10 @@ class MainWindow(QMainWindow):
 
     def open_media_file(self, path: str | Path) -> int | None:
         """Add a recording to the library (the same file twice is the same call) and open it."""
+        from desktop.services.calls import add_call
+
         try:
-            row, created = call_service.add_call(self.store, Path(path))
+            row, created = add_call(self.store, Path(path))
         except Exception as exc:  # noqa: BLE001 - MediaError, OSError...: tell the coach in one line
             self.show_message(str(exc), error=True)
             return None
@@ -227,7 +267,6 @@ class MainWindow(QMainWindow):
         if not self._splitters_restored:
             self._splitters_restored = True
             QTimer.singleShot(0, self._restore_splitters)
-            QTimer.singleShot(0, self._make_next_panel)
 
     def save_layout(self) -> None:
         s = qsettings()
@@ -251,6 +290,7 @@ class MainWindow(QMainWindow):
             QApplication.instance().removeEventFilter(self.typing_filter)
             self.playback.release()
             self.waveforms.wait(3000)
+            self.warmup.wait(30)
         super().closeEvent(event)
 
     def dragEnterEvent(self, event) -> None:  # noqa: N802
@@ -265,12 +305,31 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(0, lambda: [self.open_media_file(f) for f in files])
 
 
+class _FirstPaint(QObject):
+    """Calls ``then`` once, when ``widget`` first paints (and stops watching)."""
+
+    def __init__(self, widget: QWidget, then):
+        super().__init__(widget)
+        self._then = then
+        self.waiting = True
+        self._widget = widget
+        widget.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+        if event.type() == QEvent.Type.Paint and self._then is not None:
+            then, self._then = self._then, None
+            self.waiting = False
+            self._widget.removeEventFilter(self)
+            then()
+        return False
+
+
 def build_main_window(store, home: Path) -> MainWindow:
     from desktop.ui.controllers.commands import wire_commands
 
     window = MainWindow(store, home)
     wire_commands(window)
-    from desktop.ui.exchange.dialogs import install_exchange_menu  # File ▸ Export/Import record, Export packet
+    from desktop.ui.exchange.menu import install_exchange_menu  # File ▸ Export/Import record, Export packet
 
     install_exchange_menu(window)
     window.workspace.call_opened.connect(window.on_call_opened)

@@ -18,6 +18,7 @@ their tab is first shown), so a panel may start with a call already open: read
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -92,15 +93,24 @@ PanelFactory = Callable[[WorkspaceContext], QWidget]
 @dataclass(frozen=True)
 class PanelSpec:
     name: str
-    factory: PanelFactory
+    factory: PanelFactory | str  # a callable, or "package.module:name" imported when the panel is made
     order: int
+
+    def resolve(self) -> PanelFactory:
+        if not isinstance(self.factory, str):
+            return self.factory
+        module, _, attr = self.factory.partition(":")
+        return getattr(importlib.import_module(module), attr)
 
 
 _PANELS: dict[str, PanelSpec] = {}
 
 
-def register_panel(name: str, factory: PanelFactory, *, order: int = 100) -> None:
-    """Add a tab to the inspector; a second registration under the same name replaces the first."""
+def register_panel(name: str, factory: PanelFactory | str, *, order: int = 100) -> None:
+    """Add a tab to the inspector; a second registration under the same name replaces the first.
+
+    ``factory`` may be "package.module:name": the module is imported when the panel is first made,
+    so registering costs nothing at start-up."""
     if not name.strip():
         raise ValueError("a panel needs a name (it is the tab's title)")
     _PANELS[name] = PanelSpec(name, factory, order)
@@ -118,7 +128,7 @@ class PendingPanel(QLabel):
 
     def make(self, context: WorkspaceContext) -> QWidget:
         try:
-            return self.spec.factory(context)
+            return self.spec.resolve()(context)
         except Exception as exc:  # noqa: BLE001 - one broken panel must not stop the window
             widget = QLabel(f"The {self.spec.name} panel could not start: {exc}")
             widget.setWordWrap(True)
@@ -133,4 +143,10 @@ def registered_panels() -> list[PanelSpec]:
     return sorted(_PANELS.values(), key=lambda p: (p.order, p.name))
 
 
-import desktop.ui.item_editor  # noqa: E402,F401 - registers the "Coaching item" panel
+# The panels Callmark ships, by name only: each module (and what it brings, SQLAlchemy included) is
+# imported when its panel is made, after the window's first paint. Importing a module registers it
+# again with its own factory, which replaces these.
+register_panel("Coaching item", "desktop.ui.item_editor:_panel", order=10)
+register_panel("Opportunity", "desktop.ui.crm:_panel", order=30)
+register_panel("Calibration", "desktop.ui.calibration:_panel", order=40)
+register_panel("Coaching", "desktop.ui.coaching:CoachingPanel", order=200)

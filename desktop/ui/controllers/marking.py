@@ -14,13 +14,19 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from desktop.core.enums import MomentKind
 from desktop.core.timefmt import format_ms
 from desktop.errors import CallmarkError
-from desktop.services import moments as moment_service
-from desktop.services.moments import DEFAULT_SPAN_MS, MomentRow
-from desktop.services.transcripts import text_under
+from desktop.services.rows import DEFAULT_SPAN_MS, MomentRow, text_under
 from desktop.ui.models.moments_model import MomentsModel
 from desktop.ui.models.transcript_model import TranscriptModel
 
 NOTE_MERGE_ID = 1001
+
+
+def _moment_service():
+    # Imported at the first write: the service brings SQLAlchemy, which the window does not need to
+    # show a call (it is imported in the background once the window is up).
+    from desktop.services import moments
+
+    return moments
 
 
 class _MomentCommand(QUndoCommand):
@@ -59,15 +65,15 @@ class MarkCommand(_MomentCommand):
     def do(self) -> None:
         if self.saved is None:
             call_id, start, end, kind, quote, speaker = self.args
-            row = moment_service.add_moment(self.ctl.store, call_id, start, end, kind=kind, quote=quote,
+            row = _moment_service().add_moment(self.ctl.store, call_id, start, end, kind=kind, quote=quote,
                                             speaker=speaker)
         else:
-            row = moment_service.restore_moment(self.ctl.store, self.saved)
+            row = _moment_service().restore_moment(self.ctl.store, self.saved)
         self.moment_id = row.id
         self.ctl.show(row)
 
     def revert(self) -> None:
-        self.saved = moment_service.delete_moment(self.ctl.store, self.moment_id)
+        self.saved = _moment_service().delete_moment(self.ctl.store, self.moment_id)
         self.ctl.hide(self.moment_id)
 
 
@@ -78,11 +84,11 @@ class DeleteCommand(_MomentCommand):
         self.saved: dict | None = None
 
     def do(self) -> None:
-        self.saved = moment_service.delete_moment(self.ctl.store, self.moment_id)
+        self.saved = _moment_service().delete_moment(self.ctl.store, self.moment_id)
         self.ctl.hide(self.moment_id)
 
     def revert(self) -> None:
-        self.ctl.show(moment_service.restore_moment(self.ctl.store, self.saved))
+        self.ctl.show(_moment_service().restore_moment(self.ctl.store, self.saved))
 
 
 class EditCommand(_MomentCommand):
@@ -93,10 +99,10 @@ class EditCommand(_MomentCommand):
         self.new = dict(new)
 
     def do(self) -> None:
-        self.ctl.show(moment_service.update_moment(self.ctl.store, self.moment_id, **self.new))
+        self.ctl.show(_moment_service().update_moment(self.ctl.store, self.moment_id, **self.new))
 
     def revert(self) -> None:
-        self.ctl.show(moment_service.update_moment(self.ctl.store, self.moment_id, **self.old))
+        self.ctl.show(_moment_service().update_moment(self.ctl.store, self.moment_id, **self.old))
 
     def id(self) -> int:
         return NOTE_MERGE_ID if set(self.new) == {"note"} else -1

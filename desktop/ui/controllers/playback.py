@@ -45,6 +45,7 @@ class PlaybackController(QObject):
         self._auto_rewind_ms = auto_rewind_ms
         self._player: Player | None = None  # made on first use: starting libvlc is not needed to paint
         self._pending: tuple[str | Path | None, int, int | None] | None = None  # a load after the paint
+        self._hold = False
         self._vlc_event_pending.connect(self.tick, Qt.ConnectionType.QueuedConnection)
         self._timer = QTimer(self)
         self._timer.setInterval(TICK_INTERVAL_MS)
@@ -105,10 +106,19 @@ class PlaybackController(QObject):
         self._pending = (path, int(start_ms), video_window)
         self._last_position = int(start_ms)
         self.position_changed.emit(int(start_ms))
+        QTimer.singleShot(0, lambda: self.finish_load(now=False))
+
+    def hold_loads(self) -> None:
+        """Keep a waiting load until ``release_loads`` (the window's first paint comes first);
+        a command that needs the player still loads at once."""
+        self._hold = True
+
+    def release_loads(self) -> None:
+        self._hold = False
         QTimer.singleShot(0, self.finish_load)
 
-    def finish_load(self) -> None:
-        if self._pending is None:
+    def finish_load(self, *, now: bool = True) -> None:
+        if self._pending is None or (self._hold and not now):
             return
         (path, start_ms, video_window), self._pending = self._pending, None
         if self.load(path):

@@ -70,6 +70,19 @@ class WaveformLoader(QObject):
         self._signals.failed.connect(self.failed)
         self._job: _PeaksJob | None = None
         self._memo: dict[str, object] = {}  # this session's peaks, for instant switching
+        self._held: tuple[str | Path | None, str] | None = None
+        self._hold = False
+
+    def hold(self) -> None:
+        """Keep requests until ``release`` (the window's first paint comes first: the reading thread
+        would share the interpreter with it)."""
+        self._hold = True
+
+    def release(self) -> None:
+        self._hold = False
+        if self._held is not None:
+            held, self._held = self._held, None
+            self.request(*held)
 
     def request(self, media: str | Path | None, sha256: str) -> None:
         if self._job is not None:
@@ -77,6 +90,9 @@ class WaveformLoader(QObject):
             self._job = None
         if sha256 in self._memo:
             self.loaded.emit(sha256, self._memo[sha256])
+            return
+        if self._hold:
+            self._held = (media, sha256)
             return
         if not media or not Path(media).exists():
             self.failed.emit(sha256, "no waveform: the recording is not on this computer")

@@ -8,10 +8,8 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from desktop.core.timefmt import format_ms
-from desktop.services import calls as call_service
-from desktop.services import moments as moment_service
-from desktop.services import transcripts as transcript_service
-from desktop.services.calls import CallRow
+from desktop.services import rows
+from desktop.services.rows import CallRow
 from desktop.ui.controllers.marking import MarkingController
 from desktop.ui.controllers.playback import PlaybackController
 from desktop.ui.controllers.waveform_loader import WaveformLoader
@@ -80,11 +78,11 @@ class WorkspaceController(QObject):
 
     def open_call(self, call_id: int) -> CallRow:
         """Show a call: transcript, moments, waveform, player. Raises NotFound for an unknown id."""
-        call = call_service.get_call(self.store, call_id)
+        call = rows.get_call(self.store, call_id)
         self.flush()
         self.remember_position()
-        transcript = transcript_service.current_transcript(self.store, call_id)
-        marked = moment_service.list_moments(self.store, call_id)
+        transcript = rows.current_transcript(self.store, call_id)
+        marked = rows.list_moments(self.store, call_id)
         self.call = call
         self.view.show_error(None)
         self.transcript.set_segments(transcript.segments if transcript else [])
@@ -196,7 +194,7 @@ class WorkspaceController(QObject):
         self.context.flush_call()  # panels hear of the call before they hear of its moments
         self.context.moments_changed.emit()
         if self.call is not None:
-            self.call = call_service.get_call(self.store, self.call.id)
+            self.call = rows.get_call(self.store, self.call.id)
             self.call_updated.emit(self.call)
 
     def jump_to_moment(self, moment_id: int) -> None:

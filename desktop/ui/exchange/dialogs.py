@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout,
                                QLabel, QLineEdit, QListWidget, QMessageBox, QSplitter, QTextBrowser,
                                QVBoxLayout, QWidget)
 
 from desktop.services import packets, records
+from desktop.ui.exchange.menu import install_exchange_menu  # noqa: F401 - where it used to live
 from desktop.ui.exchange.pdf import print_html
 
 RECORD_FILTER = "Coaching records (*.callmark.json);;JSON (*.json);;All files (*)"
@@ -196,26 +196,3 @@ def export_packet(window) -> Path | None:
         return None
     window.show_message(f"Packet written to {saved}.")
     return saved
-
-
-def install_exchange_menu(window) -> list[QAction]:
-    """Add Export record…, Import record… and Export packet… to the window's File menu."""
-    made = []
-    for text, tip, slot in (
-            ("Export record…", "Your moments and items on this call, for another coach", export_record),
-            ("Import record…", "Add another coach's record (checked first; all or nothing)", import_record),
-            ("Export packet…", "The manager's session packet, previewed with every redaction", export_packet)):
-        action = QAction(text, window)
-        action.setStatusTip(tip)
-        action.triggered.connect(lambda _checked=False, s=slot: s(window))
-        made.append(action)
-    file_menu = next((a.menu() for a in window.menuBar().actions()
-                      if a.menu() is not None and a.text().replace("&", "") == "File"), None)
-    if file_menu is None:
-        file_menu = window.menuBar().addMenu("&File")
-    anchor = next((a for a in file_menu.actions() if a.isSeparator()), None)
-    for action in made:
-        file_menu.insertAction(anchor, action) if anchor else file_menu.addAction(action)
-    if anchor is not None:
-        file_menu.insertSeparator(made[0])
-    return made

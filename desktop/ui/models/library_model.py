@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt
 
 from desktop.core.timefmt import format_ms
-from desktop.services.calls import CallRow
+from desktop.services.rows import CallRow
 from desktop.ui.models.row_table import RowTableModel
 
 COLUMNS = ("Title", "Rep", "Manager", "Date", "Duration", "Transcript", "Moments")

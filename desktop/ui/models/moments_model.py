@@ -8,7 +8,7 @@ from PySide6.QtCore import QModelIndex, Qt, Signal
 
 from desktop.core.enums import MomentKind
 from desktop.core.timefmt import format_ms
-from desktop.services.moments import MomentRow
+from desktop.services.rows import MomentRow
 from desktop.ui.style import kind_colour
 from desktop.ui.models.row_table import RowTableModel
 

@@ -6,7 +6,7 @@ import bisect
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt
 
-from desktop.services.transcripts import SegmentRow
+from desktop.services.rows import SegmentRow
 
 START_ROLE = Qt.ItemDataRole.UserRole + 1
 END_ROLE = Qt.ItemDataRole.UserRole + 2

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
@@ -48,7 +47,7 @@ class WaveformTimeline(QWidget):
         self._position = 0
         self._spans: list[Span] = []
         self._selected: int | None = None
-        self._columns: np.ndarray | None = None  # cached per-pixel peaks for the current view
+        self._columns = None  # numpy array: cached per-pixel peaks for the current view
         self._status = ""
         self._drag: tuple[Span, str] | None = None  # span, "start" | "end"
         self._scrubbing = False
@@ -148,10 +147,12 @@ class WaveformTimeline(QWidget):
 
     # --- painting -----------------------------------------------------------------------
 
-    def _peak_columns(self) -> np.ndarray | None:
+    def _peak_columns(self):
         """Per pixel column, the loudest peak of each channel in the view (cached)."""
         if self._peaks is None or len(self._peaks) == 0 or self.width() <= 0:
             return None
+        import numpy as np  # here, not at start-up: the peaks come from a thread that imported it
+
         if self._columns is not None and self._columns.shape[1] == self.width():
             return self._columns
         v0, v1 = self._view

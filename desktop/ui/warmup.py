@@ -1,0 +1,78 @@
+"""After the window's first paint: bring in what showing a call did not need, without freezing it.
+
+Showing a call needs only Qt and plain sqlite3 reads. Everything else
+(SQLAlchemy and the models, the services the panels use, the record format)
+costs well over a second to import, so it is imported on a plain thread once
+the window is painted; the GUI thread keeps answering keys meanwhile (imports
+hand the interpreter back every few milliseconds). When the thread is done,
+``ready`` is emitted on the GUI thread and the window makes its panels.
+
+Only modules without widgets are imported here: a QWidget must be made on the
+GUI thread, so the panels themselves are made there afterwards.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import threading
+
+from PySide6.QtCore import QObject, Signal
+
+log = logging.getLogger(__name__)
+
+MODULES = (
+    "sqlalchemy.orm",
+    "db.models",
+    "desktop.services.calls",
+    "desktop.services.moments",
+    "desktop.services.transcripts",
+    "desktop.services.items",
+    "desktop.services.parking",
+    "desktop.services.crm",
+    "desktop.services.cycles",
+    "desktop.services.sessions",
+    "desktop.services.transcription",
+    "desktop.services.transcript_io",
+    "desktop.services.calibration",
+    "desktop.services.records",
+)
+
+
+class Warmup(QObject):
+    ready = Signal()
+
+    def __init__(self, store, parent: QObject | None = None):
+        super().__init__(parent)
+        self.store = store
+        self.started = False
+        self.finished = False
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if self.started:
+            return
+        self.started = True
+        self._thread = threading.Thread(target=self._run, name="callmark-warmup", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            for name in MODULES:
+                importlib.import_module(name)
+            from sqlalchemy.orm import configure_mappers
+
+            configure_mappers()  # the first query would otherwise do it on the GUI thread
+            with self.store.read():
+                pass  # the engine and its first connection (pragmas) made here too
+        except Exception:  # noqa: BLE001 - nothing is lost: whatever failed is imported again when used
+            log.exception("warm-up import failed; it will be retried where it is needed")
+        finally:
+            self.ready.emit()  # queued to the GUI thread: this object lives there
+
+    def wait(self, seconds: float = 30) -> bool:
+        """Block until the imports are done (tests, and closing straight after opening)."""
+        if self._thread is not None:
+            self._thread.join(seconds)
+            return not self._thread.is_alive()
+        return True

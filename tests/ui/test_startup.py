@@ -1,0 +1,86 @@
+"""Starting Callmark on a call: the call is on screen before SQLAlchemy is imported, a key works at once,
+and the panels, the transcription controller, the waveform and the recording all follow."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from desktop.services import calls, moments, transcripts
+from desktop.services.transcripts import SegmentRow
+from tests.conftest import make_tone
+
+REPO = Path(__file__).resolve().parents[2]
+
+CHILD = textwrap.dedent("""
+    import json, sys
+    from PySide6.QtCore import QEvent, QObject, QTimer
+    from desktop.app import start
+    from desktop.ui.actions import ActionId
+
+    app, window, store = start(call_id=int(sys.argv[1]))
+    seen = {}
+
+    class FirstPaint(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Type.Paint and "at_paint" not in seen:
+                seen["at_paint"] = sorted({m.split(".")[0] for m in sys.modules} & {"sqlalchemy", "alembic",
+                                                                                        "jinja2", "pydantic", "av"})
+                seen["rows"] = window.transcript_model.rowCount()
+                seen["moments"] = window.moments_model.rowCount()
+                # The coach marks straight away: the mark is written though SQLAlchemy is not in yet.
+                window.registry[ActionId.MARK].trigger()
+            return False
+
+    painted = FirstPaint()
+    window.view.transcript.viewport().installEventFilter(painted)
+    window.show()
+
+    def check():
+        tabs = window.view.inspector
+        pending = [tabs.tabText(i) for i in range(tabs.count()) if type(tabs.widget(i)).__name__ == "PendingPanel"]
+        if window.warmup.finished and not pending and window.view.waveform.has_peaks() and window.playback.has_media:
+            seen["panels"] = [tabs.tabText(i) for i in range(tabs.count())]
+            seen["transcription"] = type(getattr(window, "transcription", None)).__name__
+            seen["moments_after"] = window.moments_model.rowCount()
+            app.quit()
+        else:
+            QTimer.singleShot(50, check)
+
+    QTimer.singleShot(0, check)
+    QTimer.singleShot(60000, app.quit)
+    app.exec()
+    window.close()
+    print(json.dumps(seen))
+""")
+
+
+def test_a_call_is_on_screen_before_the_heavy_imports_and_the_rest_follows(store, tmp_path, isolated_home):
+    call, _ = calls.add_call(store, make_tone(tmp_path / "call.wav", 6.0), title="Start-up call")
+    transcripts.save_transcript(store, call.id, [SegmentRow(i * 1000, i * 1000 + 900, "A", f"line {i}")
+                                                 for i in range(5)], origin="import")
+    moments.add_moment(store, call.id, 1000, 2000, kind="question")
+    store.close()
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", CALLMARK_VLC_ARGS="--aout=dummy --vout=dummy",
+               XDG_CONFIG_HOME=str(tmp_path / "config"))
+    out = subprocess.run([sys.executable, "-c", CHILD, str(call.id)], cwd=REPO, env=env, capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-3000:]
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    assert seen["at_paint"] == []  # nothing of SQLAlchemy, Alembic, Jinja, pydantic or PyAV before the paint
+    assert (seen["rows"], seen["moments"]) == (5, 1)
+    assert seen["panels"] == ["Call", "Coaching item", "Opportunity", "Calibration", "Coaching"]
+    assert seen["transcription"] == "TranscriptionController"
+    assert seen["moments_after"] == 2  # the mark made at the first paint is in the list...
+    from db.store import open_store
+    from desktop import paths
+
+    reopened = open_store(paths.store_path(paths.data_home(isolated_home)))
+    try:
+        assert len(moments.list_moments(reopened, call.id)) == 2  # ...and in the store
+    finally:
+        reopened.close()
