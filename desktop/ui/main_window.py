@@ -89,7 +89,7 @@ class MainWindow(QMainWindow):
         self.playback.hold_loads()
         self.waveforms.hold()
         self._first_paint = _FirstPaint(self.view, self._after_first_paint)
-        QTimer.singleShot(0, self._unless_shown)
+        QTimer.singleShot(0, self, self._unless_shown)
 
     # --- building ---------------------------------------------------------------------------
 
@@ -134,7 +134,7 @@ class MainWindow(QMainWindow):
         waiting = [i for i in range(tabs.count()) if isinstance(tabs.widget(i), PendingPanel)]
         if waiting:
             self._make_panel_at(waiting[0])
-            QTimer.singleShot(0, self._make_next_panel)
+            QTimer.singleShot(0, self, self._make_next_panel)
 
     def make_all_panels(self) -> None:
         for i in range(self.view.inspector.count()):
@@ -155,12 +155,12 @@ class MainWindow(QMainWindow):
             self.waveforms.release()
 
     def _after_first_paint(self) -> None:
-        QTimer.singleShot(0, self._painted)  # once the whole window is painted, not inside the paint
+        QTimer.singleShot(0, self, self._painted)  # once the whole window is painted, not inside the paint
 
     def _painted(self) -> None:
         self.playback.release_loads()  # VLC opens the recording now (a play key before this opens it at once)
         self.waveforms.release()
-        QTimer.singleShot(0, self.warmup.start)
+        QTimer.singleShot(0, self, self.warmup.start)
 
     def when_warm(self, callback) -> None:
         """Run ``callback`` on the GUI thread once the warm-up imports are in (at once if they are)."""
@@ -266,7 +266,7 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not self._splitters_restored:
             self._splitters_restored = True
-            QTimer.singleShot(0, self._restore_splitters)
+            QTimer.singleShot(0, self, self._restore_splitters)
 
     def save_layout(self) -> None:
         s = qsettings()
@@ -302,7 +302,7 @@ class MainWindow(QMainWindow):
         files = [f for f in files if f.suffix.lower() in MEDIA_SUFFIXES]
         event.acceptProposedAction()
         # After the drop returns: probing and hashing take a moment, the drag source should not wait.
-        QTimer.singleShot(0, lambda: [self.open_media_file(f) for f in files])
+        QTimer.singleShot(0, self, lambda: [self.open_media_file(f) for f in files])
 
 
 class _FirstPaint(QObject):

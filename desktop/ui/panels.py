@@ -70,7 +70,7 @@ class WorkspaceContext(QObject):
             self._call_id = call_id
             self._moment_id = None
         if defer:
-            QTimer.singleShot(0, self.flush_call)
+            QTimer.singleShot(0, self, self.flush_call)
         else:
             self.flush_call()
 

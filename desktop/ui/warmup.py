@@ -68,7 +68,10 @@ class Warmup(QObject):
         except Exception:  # noqa: BLE001 - nothing is lost: whatever failed is imported again when used
             log.exception("warm-up import failed; it will be retried where it is needed")
         finally:
-            self.ready.emit()  # queued to the GUI thread: this object lives there
+            try:
+                self.ready.emit()  # queued to the GUI thread: this object lives there
+            except RuntimeError:
+                pass  # the window (and this object with it) was closed meanwhile: nobody to tell
 
     def wait(self, seconds: float = 30) -> bool:
         """Block until the imports are done (tests, and closing straight after opening)."""

@@ -106,7 +106,7 @@ class PlaybackController(QObject):
         self._pending = (path, int(start_ms), video_window)
         self._last_position = int(start_ms)
         self.position_changed.emit(int(start_ms))
-        QTimer.singleShot(0, lambda: self.finish_load(now=False))
+        QTimer.singleShot(0, self, lambda: self.finish_load(now=False))
 
     def hold_loads(self) -> None:
         """Keep a waiting load until ``release_loads`` (the window's first paint comes first);
@@ -115,7 +115,7 @@ class PlaybackController(QObject):
 
     def release_loads(self) -> None:
         self._hold = False
-        QTimer.singleShot(0, self.finish_load)
+        QTimer.singleShot(0, self, self.finish_load)
 
     def finish_load(self, *, now: bool = True) -> None:
         if self._pending is None or (self._hold and not now):
