@@ -15,12 +15,12 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import av
-import av.error
 import numpy as np
 
-from desktop.media.probe import MediaError, probe
+if TYPE_CHECKING:
+    import av
 
 PEAKS_PER_SECOND = 100
 CACHE_VERSION = 1
@@ -112,6 +112,11 @@ def compute_peaks(path: str | os.PathLike[str], per_second: int = PEAKS_PER_SECO
     """Decode the first audio stream once and reduce it to peaks; MediaError for a bad file."""
     if per_second <= 0:
         raise ValueError("per_second must be positive")
+    import av  # only to compute: reading the cache (every open after the first) needs numpy alone
+    import av.error
+
+    from desktop.media.probe import MediaError, probe
+
     info = probe(path)
     reducer: _PeakReducer | None = None
     try:

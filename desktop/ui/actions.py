@@ -13,7 +13,7 @@ from enum import Enum
 
 from PySide6.QtCore import QEvent, QKeyCombination, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QLineEdit, QPlainTextEdit, QTextEdit
+from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QComboBox, QLineEdit, QPlainTextEdit, QTextEdit
 
 from desktop.ui.settings import SettingsKey, qsettings
 
@@ -228,6 +228,23 @@ class TypingShortcutFilter(QObject):
 
     def _refresh(self) -> None:
         self._keys = self._registry.typing_keys()
+
+    # Watching only the text field that has focus (ShortcutOverride goes to the focus widget): an
+    # application-wide filter would run Python for every event of every widget, paints included.
+
+    def follow_focus(self, app: QApplication) -> None:
+        app.focusChanged.connect(self._on_focus)
+        self._on_focus(None, app.focusWidget())
+
+    def stop_following(self, app: QApplication) -> None:
+        try:
+            app.focusChanged.disconnect(self._on_focus)
+        except (RuntimeError, TypeError):
+            pass  # not connected
+
+    def _on_focus(self, _old, new) -> None:
+        if isinstance(new, self.TEXT_WIDGETS):
+            new.installEventFilter(self)  # once per widget: installing again only moves it first
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
         if event.type() == QEvent.Type.ShortcutOverride and isinstance(watched, self.TEXT_WIDGETS):

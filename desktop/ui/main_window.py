@@ -160,7 +160,15 @@ class MainWindow(QMainWindow):
     def _painted(self) -> None:
         self.playback.release_loads()  # VLC opens the recording now (a play key before this opens it at once)
         self.waveforms.release()
-        QTimer.singleShot(0, self, self.warmup.start)
+        if self.waveforms.busy:  # the waveform first: the warm-up would share the interpreter with it
+            self.waveforms.loaded.connect(self._start_warmup)
+            self.waveforms.failed.connect(self._start_warmup)
+            QTimer.singleShot(3000, self, self._start_warmup)  # a long first decode does not hold it up
+        else:
+            QTimer.singleShot(0, self, self._start_warmup)
+
+    def _start_warmup(self, *_args) -> None:
+        self.warmup.start()  # once: later calls do nothing
 
     def when_warm(self, callback) -> None:
         """Run ``callback`` on the GUI thread once the warm-up imports are in (at once if they are)."""
@@ -179,7 +187,7 @@ class MainWindow(QMainWindow):
     def install(self) -> None:
         """Things that need the window to exist: the key filter, the style, restored state."""
         app = QApplication.instance()
-        app.installEventFilter(self.typing_filter)
+        self.typing_filter.follow_focus(app)
         sheet = style_sheet()
         if sheet:
             self.setStyleSheet(sheet)
@@ -287,7 +295,7 @@ class MainWindow(QMainWindow):
         self.save_layout()
         if not self._closing:
             self._closing = True
-            QApplication.instance().removeEventFilter(self.typing_filter)
+            self.typing_filter.stop_following(QApplication.instance())
             self.playback.release()
             self.waveforms.wait(3000)
             self.warmup.wait(30)

@@ -7,8 +7,9 @@ the window is painted; the GUI thread keeps answering keys meanwhile (imports
 hand the interpreter back every few milliseconds). When the thread is done,
 ``ready`` is emitted on the GUI thread and the window makes its panels.
 
-Only modules without widgets are imported here: a QWidget must be made on the
-GUI thread, so the panels themselves are made there afterwards.
+Importing a module here only defines classes (no module makes a widget when
+imported); a QWidget must be made on the GUI thread, so the panels themselves
+are made there afterwards, one per turn of the event loop.
 """
 
 from __future__ import annotations
@@ -36,6 +37,12 @@ MODULES = (
     "desktop.services.transcript_io",
     "desktop.services.calibration",
     "desktop.services.records",
+    # The panels' modules: classes only at import (no widget is made until the GUI thread makes one).
+    "desktop.ui.item_editor",
+    "desktop.ui.crm",
+    "desktop.ui.calibration",
+    "desktop.ui.coaching",
+    "desktop.ui.transcription",
 )
 
 

@@ -290,6 +290,7 @@ def _child_inapp(call_id: int, other_id: int, repeats: int) -> dict:
 
 def _child_switch(first: int, second: int) -> dict:
     app, window, store = _open_app(first)
+    _until(app, lambda: window.warmup.finished and not _panels_pending(window))  # the app settled
     times = []
 
     def measure() -> None:

@@ -68,6 +68,7 @@ class WaveformLoader(QObject):
         self._signals.done.connect(self._on_done)
         self._signals.progress.connect(self.progress)
         self._signals.failed.connect(self.failed)
+        self._signals.failed.connect(self._settle)
         self._job: _PeaksJob | None = None
         self._memo: dict[str, object] = {}  # this session's peaks, for instant switching
         self._held: tuple[str | Path | None, str] | None = None
@@ -101,7 +102,16 @@ class WaveformLoader(QObject):
         self._job.setAutoDelete(False)
         self.pool.start(self._job)
 
+    @property
+    def busy(self) -> bool:
+        """A read or decode is running for the open call."""
+        return self._job is not None
+
+    def _settle(self, *_args) -> None:
+        self._job = None
+
     def _on_done(self, sha256: str, peaks) -> None:
+        self._settle()
         self._memo[sha256] = peaks
         if len(self._memo) > 4:
             self._memo.pop(next(iter(self._memo)))
