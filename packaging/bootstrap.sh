@@ -78,6 +78,14 @@ install_project() {
   printf '%s' "$want" > "$stamp"
 }
 
+compile_sources() {
+  # Bytecode for the app's own modules, as an installed package would have: where
+  # PYTHONDONTWRITEBYTECODE is set, Python would otherwise compile them at every start
+  # (about a tenth of a second). Only changed files are compiled again.
+  "$VENV/bin/python" -m compileall -q "$ROOT/desktop" "$ROOT/db" >/dev/null || true
+}
+
 install_system_packages "${DEBIAN_PACKAGES[@]}"
 make_venv
 install_project
+compile_sources

@@ -10,6 +10,7 @@ another action is refused with a message naming that action.
 from __future__ import annotations
 
 from enum import Enum
+from functools import cache
 
 from PySide6.QtCore import QEvent, QKeyCombination, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
@@ -98,8 +99,9 @@ class ActionId(Enum):
         return [k for k in out if not k.isEmpty()]
 
 
-def _explicit_keys() -> set[str]:
-    return {portable(QKeySequence(k)) for a in ActionId for k in a.value[1] if isinstance(k, str)}
+@cache  # the defaults never change while running
+def _explicit_keys() -> frozenset[str]:
+    return frozenset(portable(QKeySequence(k)) for a in ActionId for k in a.value[1] if isinstance(k, str))
 
 
 class ShortcutConflict(ValueError):

@@ -192,6 +192,7 @@ class TranscriptView(QListView):
         self.follow_button.hide()
         self._pending_scroll = QTimer(self, singleShot=True, interval=0)
         self._pending_scroll.timeout.connect(self.scroll_to_current)
+        self._scroll_when_shown = False
 
     # --- follow -----------------------------------------------------------------------------
 
@@ -218,6 +219,11 @@ class TranscriptView(QListView):
     def scroll_to_current(self) -> None:
         model = self.model()
         if model is None:
+            return
+        if not self.isVisible():
+            # Where a line sits needs the laid-out list; before the window is shown that layout
+            # would be done twice (at this size, then at the shown one). Scroll once shown.
+            self._scroll_when_shown = True
             return
         row = model.current_row
         if row < 0:
@@ -257,6 +263,12 @@ class TranscriptView(QListView):
         self.follow_button.setGeometry(self.viewport().width() - hint.width() - 12,
                                        self.viewport().height() - hint.height() - 12,
                                        hint.width(), hint.height())
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
+        if self._scroll_when_shown:
+            self._scroll_when_shown = False
+            self._pending_scroll.start()
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
