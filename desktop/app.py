@@ -91,7 +91,7 @@ def run(home: str | None = None, file: str | None = None, quit_after: float | No
         return 1
     window.show()
     if screenshot:
-        QTimer.singleShot(int((quit_after or 2) * 1000) - 200, lambda: window.grab().save(screenshot))
+        QTimer.singleShot(int((quit_after or 2) * 1000) - 200, window, lambda: window.grab().save(screenshot))
     if quit_after:
         QTimer.singleShot(int(quit_after * 1000), app.quit)
     code = app.exec()

@@ -51,7 +51,7 @@ def _panel(context) -> CrmPanel:
     window = context.parent()
     if isinstance(window, QMainWindow):
         # The menus are built after the panels: add ours once the window is wired.
-        QTimer.singleShot(0, lambda: install_import_action(window, panel))
+        QTimer.singleShot(0, panel, lambda: install_import_action(window, panel))  # dies with the panel
     return panel
 
 
