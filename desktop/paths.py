@@ -7,9 +7,8 @@ user data folder. Everything the coach writes lives in the store inside it.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
-
-import platformdirs
 
 APP_NAME = "Callmark"
 STORE_FILENAME = "callmark.sqlite3"
@@ -28,7 +27,7 @@ def data_home(explicit: str | os.PathLike[str] | None = None) -> Path:
     elif os.environ.get(ENV_HOME):
         home = Path(os.environ[ENV_HOME]).expanduser()
     else:
-        home = Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+        home = _platform_data_dir()
     home = home.resolve()
     if home.exists() and not home.is_dir():
         raise NotADirectoryError(f"{home}: the data folder is a file, not a folder")
@@ -38,6 +37,17 @@ def data_home(explicit: str | os.PathLike[str] | None = None) -> Path:
     except PermissionError:
         pass  # a shared folder the coach does not own: still usable, just not tightened
     return home
+
+
+def _platform_data_dir() -> Path:
+    """The user data folder: the XDG rule on Linux (what platformdirs answers there, without
+    importing it on every start), platformdirs elsewhere."""
+    if sys.platform.startswith("linux"):
+        base = os.environ.get("XDG_DATA_HOME", "").strip()
+        return Path(base if base else "~/.local/share").expanduser() / APP_NAME
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
 def store_path(home: Path) -> Path:
