@@ -12,7 +12,7 @@ from __future__ import annotations
 from enum import Enum
 from functools import cache
 
-from PySide6.QtCore import QEvent, QKeyCombination, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QKeyCombination, QObject, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QComboBox, QLineEdit, QPlainTextEdit, QTextEdit
 
@@ -144,9 +144,9 @@ class ActionRegistry(QObject):
 
     # --- shortcuts ------------------------------------------------------------
 
-    def keys(self, action_id: ActionId) -> list[QKeySequence]:
+    def keys(self, action_id: ActionId, settings: QSettings | None = None) -> list[QKeySequence]:
         """The keys in force: the coach's override if any, else the defaults."""
-        stored = qsettings().value(f"{SettingsKey.SHORTCUTS.value}/{action_id.key}")
+        stored = (settings or qsettings()).value(f"{SettingsKey.SHORTCUTS.value}/{action_id.key}")
         if stored is None:
             return action_id.default_keys()
         text = str(stored)
@@ -197,18 +197,20 @@ class ActionRegistry(QObject):
 
     def typing_keys(self) -> set[str]:
         """Keys that must reach their action even from inside a text field."""
-        return {portable(k) for a in ActionId if a.while_typing for k in self.keys(a)}
+        settings = qsettings()
+        return {portable(k) for a in ActionId if a.while_typing for k in self.keys(a, settings)}
 
-    def _apply(self, action_id: ActionId) -> None:
+    def _apply(self, action_id: ActionId, settings: QSettings | None = None) -> None:
         action = self._actions[action_id]
-        keys = self.keys(action_id)
+        keys = self.keys(action_id, settings)
         action.setShortcuts(keys)
         shown = native(keys[0]) if keys else ""
         action.setToolTip(f"{action_id.text} ({shown})" if shown else action_id.text)
 
     def _apply_all(self) -> None:
+        settings = qsettings()  # one for all: each QSettings made costs as much as the lookup
         for action_id in ActionId:
-            self._apply(action_id)
+            self._apply(action_id, settings)
 
 
 class TypingShortcutFilter(QObject):

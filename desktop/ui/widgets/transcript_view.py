@@ -118,10 +118,10 @@ class TranscriptDelegate(QStyledItemDelegate):
         painter.restore()
 
     def _match_formats(self, text: str):
-        from PySide6.QtGui import QTextCharFormat
-
         if not self.query:
             return []
+        from PySide6.QtGui import QTextCharFormat  # here: its class brings a hundred enum members
+
         out = []
         lower, needle = text.lower(), self.query.lower()
         start = lower.find(needle)

@@ -201,10 +201,11 @@ class WaveformTimeline(QWidget):
         p.end()
 
     def _paint_spans(self, p: QPainter, wave: QRectF) -> None:
-        # 200 moments on a long call: plain floats, each colour made once, edges drawn in one call
-        # per kind and weight, since every Qt call from Python costs more than the drawing itself.
+        # 200 moments on a long call: plain floats, each colour made once, areas and edges drawn in
+        # one call per colour, since every Qt call from Python costs more than the drawing itself.
         top, bottom, height, width = wave.top(), wave.bottom(), wave.height(), wave.width()
         fills: dict[tuple[str, int], QColor] = {}
+        areas: dict[tuple[str, int], list[QRectF]] = {}
         edges: dict[tuple[str, int], list[QLineF]] = {}
         for span in self._spans:
             x0, x1 = self._x(span.start_ms), self._x(span.end_ms)
@@ -217,11 +218,16 @@ class WaveformTimeline(QWidget):
             if solid is None:
                 solid = fills[(span.kind, 255)] = kind_colour(span.kind)
             w = max(2.0, x1 - x0)
-            p.fillRect(QRectF(x0, top, w, height), shade)
-            p.fillRect(QRectF(x0, top, w, 4), solid)
+            areas.setdefault((span.kind, 90 if selected else 55), []).append(QRectF(x0, top, w, height))
+            areas.setdefault((span.kind, 255), []).append(QRectF(x0, top, w, 4))
             lines = edges.setdefault((span.kind, 2 if selected else 1), [])
             lines.append(QLineF(x0, top, x0, bottom))
             lines.append(QLineF(x1, top, x1, bottom))
+        p.setPen(Qt.PenStyle.NoPen)
+        for key in sorted(areas, key=lambda k: k[1]):  # the shades, then the solid bars over them
+            p.setBrush(fills[key])
+            p.drawRects(areas[key])
+        p.setBrush(Qt.BrushStyle.NoBrush)
         for (kind, weight), lines in edges.items():
             p.setPen(QPen(fills[(kind, 255)], weight))
             p.drawLines(lines)
