@@ -41,6 +41,7 @@ def test_the_queue_streams_lines_shows_progress_and_saves(qtbot, window, store, 
     assert shown == [s.text for s in current.segments]
     assert "send me some information" in " ".join(shown).lower()
     assert window.library_model.call_at(window.library_model.row_of(plain_call)).transcript_status == "whisper"
+    assert "<td>whisper</td>" in window.view.call_info.text()  # the Call tab says so too
     assert not ctl.bar.isVisible()
 
 

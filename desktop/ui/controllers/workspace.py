@@ -71,6 +71,7 @@ class WorkspaceController(QObject):
         for signal in (self.marking.moment_changed, self.marking.moment_removed):
             signal.connect(self.on_moments_changed)
         self.waveforms.loaded.connect(self.on_peaks)
+        self.call_updated.connect(self._on_call_updated)
         self.waveforms.progress.connect(self.on_peaks_progress)
         self.waveforms.failed.connect(self.on_peaks_failed)
 
@@ -113,6 +114,10 @@ class WorkspaceController(QObject):
         self.context.set_call(call.id, defer=True)
         self.call_opened.emit(call)
         return call
+
+    def _on_call_updated(self, call: CallRow) -> None:
+        if self.call is not None and call.id == self.call.id:
+            self._show_heading(call)  # e.g. its transcript arrived: the Call tab says so
 
     def _show_heading(self, call: CallRow) -> None:
         self.view.heading.setText(call.title)
