@@ -101,8 +101,14 @@ class LibraryFilter(QSortFilterProxyModel):
         self.setDynamicSortFilter(True)
 
     def set_text(self, text: str) -> None:
-        self._words = text.lower().split()
-        self.invalidateRowsFilter()
+        words = text.lower().split()
+        if hasattr(self, "beginFilterChange"):  # Qt 6.10+, where invalidateRowsFilter() is deprecated
+            self.beginFilterChange()
+            self._words = words
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:
+            self._words = words
+            self.invalidateRowsFilter()
 
     def filterAcceptsRow(self, source_row, source_parent) -> bool:  # noqa: N802
         if not self._words:
