@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QListView,
     QPushButton,
-    QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
 )
@@ -74,7 +73,11 @@ class TranscriptDelegate(QStyledItemDelegate):
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
         painter.save()
         rect = option.rect
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        # The view's selection, not option.state: reading that makes PySide build all of QStyle's
+        # enums (a hundredth of a second at the first paint).
+        view = self.parent()
+        selected = bool(view is not None and view.selectionModel() is not None
+                        and view.selectionModel().isSelected(index))
         if index.data(CURRENT_ROLE):
             painter.fillRect(rect, QColor(CURRENT_LINE))
         elif index.data(MATCH_ROLE):
@@ -185,11 +188,7 @@ class TranscriptView(QListView):
         self._programmatic = 0
         # Only the coach's own scrolling (wheel, scroll bar) stops following; layout changes don't.
         self.verticalScrollBar().actionTriggered.connect(self._on_scrolled)
-        self.follow_button = QPushButton("⤓ Follow playback", self.viewport())
-        self.follow_button.setObjectName("followButton")
-        self.follow_button.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.follow_button.clicked.connect(lambda: self.set_follow(True))
-        self.follow_button.hide()
+        self._follow_button: QPushButton | None = None  # made when first needed (the coach scrolls away)
         self._pending_scroll = QTimer(self, singleShot=True, interval=0)
         self._pending_scroll.timeout.connect(self.scroll_to_current)
         self._scroll_when_shown = False
@@ -200,14 +199,27 @@ class TranscriptView(QListView):
     def follow(self) -> bool:
         return self._follow
 
+    @property
+    def follow_button(self) -> QPushButton:
+        """"Follow playback", over the list's corner while the coach has scrolled away."""
+        if self._follow_button is None:
+            button = QPushButton("⤓ Follow playback", self.viewport())
+            button.setObjectName("followButton")
+            button.setCursor(Qt.CursorShape.PointingHandCursor)
+            button.clicked.connect(lambda: self.set_follow(True))
+            button.hide()
+            self._follow_button = button
+        return self._follow_button
+
     def set_follow(self, on: bool) -> None:
         if on == self._follow:
             if on:
                 self.scroll_to_current()
             return
         self._follow = on
-        self.follow_button.setVisible(not on)
-        self._place_follow_button()
+        if self._follow_button is not None or not on:
+            self.follow_button.setVisible(not on)
+            self._place_follow_button()
         if on:
             self.scroll_to_current()
         self.follow_changed.emit(on)
@@ -259,6 +271,8 @@ class TranscriptView(QListView):
         self.setCurrentIndex(index)
 
     def _place_follow_button(self) -> None:
+        if self._follow_button is None:
+            return
         hint = self.follow_button.sizeHint()
         self.follow_button.setGeometry(self.viewport().width() - hint.width() - 12,
                                        self.viewport().height() - hint.height() - 12,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from desktop.ui.style import PLAYHEAD, kind_colour
@@ -174,7 +174,7 @@ class WaveformTimeline(QWidget):
         p = QPainter(self)
         rect = self.rect()
         wave = QRectF(0, 0, rect.width(), rect.height() - RULER_PX)
-        p.fillRect(rect, self.palette().base())
+        p.fillRect(rect, self.palette().color(QPalette.ColorRole.Base))  # a QColor: no QBrush/QGradient enums
         mid = wave.center().y()
         self._paint_spans(p, wave)
         cols = self._peak_columns()
@@ -192,7 +192,7 @@ class WaveformTimeline(QWidget):
             p.setPen(QColor("#B0B7C0"))
             p.drawLine(QPointF(0, mid), QPointF(rect.width(), mid))
             if self._status:
-                p.setPen(self.palette().placeholderText().color())
+                p.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
                 p.drawText(wave, Qt.AlignmentFlag.AlignCenter, self._status)
         self._paint_ruler(p, rect)
         x = self._x(self._position)
@@ -237,7 +237,7 @@ class WaveformTimeline(QWidget):
         if v1 <= v0:
             return
         y = rect.height() - RULER_PX
-        p.setPen(self.palette().mid().color())
+        p.setPen(self.palette().color(QPalette.ColorRole.Mid))
         p.drawLine(0, y, rect.width(), y)
         span = v1 - v0
         step = next((s for s in (1000, 5000, 10000, 30000, 60000, 300000, 600000, 1800000)
@@ -245,7 +245,7 @@ class WaveformTimeline(QWidget):
         font = QFont(p.font())
         font.setPointSizeF(max(7.0, font.pointSizeF() - 1.5))
         p.setFont(font)
-        p.setPen(self.palette().text().color())
+        p.setPen(self.palette().color(QPalette.ColorRole.Text))
         t = (v0 // step + 1) * step if v0 % step else v0
         while t <= v1:
             x = self._x(t)
