@@ -19,6 +19,7 @@ REPO = Path(__file__).resolve().parents[2]
 CHILD = textwrap.dedent("""
     import json, sys
     from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6.QtWidgets import QApplication
     from desktop.app import start
     from desktop.ui.actions import ActionId
 
@@ -34,6 +35,11 @@ CHILD = textwrap.dedent("""
                 seen["moments"] = window.moments_model.rowCount()
                 # The coach marks straight away: the mark is written though SQLAlchemy is not in yet.
                 window.registry[ActionId.MARK].trigger()
+                # And a transcription key, before the warm-up brought the transcription controller in.
+                seen["controller_before"] = hasattr(window, "transcription")
+                window.registry[ActionId.SEARCH_LIBRARY].trigger()
+                seen["search_open"] = any(type(w).__name__ == "LibrarySearchDialog" and w.isVisible()
+                                          for w in QApplication.topLevelWidgets())
             return False
 
     painted = FirstPaint()
@@ -75,6 +81,7 @@ def test_a_call_is_on_screen_before_the_heavy_imports_and_the_rest_follows(store
     assert (seen["rows"], seen["moments"]) == (5, 1)
     assert seen["panels"] == ["Call", "Coaching item", "Opportunity", "Calibration", "Coaching"]
     assert seen["transcription"] == "TranscriptionController"
+    assert seen["controller_before"] is False and seen["search_open"] is True
     assert seen["moments_after"] == 2  # the mark made at the first paint is in the list...
     from db.store import open_store
     from desktop import paths
@@ -84,3 +91,11 @@ def test_a_call_is_on_screen_before_the_heavy_imports_and_the_rest_follows(store
         assert len(moments.list_moments(reopened, call.id)) == 2  # ...and in the store
     finally:
         reopened.close()
+
+
+def test_the_early_transcription_keys_are_the_ones_the_controller_answers():
+    from desktop.app import TRANSCRIPTION_ACTIONS
+    from desktop.ui.actions import ActionId
+    from desktop.ui.transcription.controller import ACTIONS
+
+    assert set(TRANSCRIPTION_ACTIONS) == {attr for attr, *_ in ACTIONS.values() if hasattr(ActionId, attr)}
