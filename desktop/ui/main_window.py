@@ -161,8 +161,9 @@ class MainWindow(QMainWindow):
         self.playback.release_loads()  # VLC opens the recording now (a play key before this opens it at once)
         self.waveforms.release()
         if self.waveforms.busy:  # the waveform first: the warm-up would share the interpreter with it
-            self.waveforms.loaded.connect(self._start_warmup)
-            self.waveforms.failed.connect(self._start_warmup)
+            once = Qt.ConnectionType.SingleShotConnection  # this first waveform only, not every later one
+            self.waveforms.loaded.connect(self._start_warmup, once)
+            self.waveforms.failed.connect(self._start_warmup, once)
             QTimer.singleShot(3000, self, self._start_warmup)  # a long first decode does not hold it up
         else:
             QTimer.singleShot(0, self, self._start_warmup)
