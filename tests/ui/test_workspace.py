@@ -11,6 +11,7 @@ from desktop.services import calls, moments
 from desktop.ui import panels
 from desktop.ui.actions import ActionId
 from tests.conftest import make_tone
+from tests.ui.conftest import demo_segments
 
 
 def test_the_library_lists_filters_and_opens_calls(qtbot, window, store, demo_call, tmp_path):
@@ -174,3 +175,44 @@ def test_media_is_loaded_after_the_paint_or_at_the_first_command(qtbot, window, 
     window.open_call(demo_call)
     qtbot.waitUntil(lambda: window.playback._pending is None, timeout=5000)  # or the event loop does
     assert window.playback.player.path is not None
+
+
+def test_the_player_is_made_off_the_gui_thread_once_painted_and_plays(qtbot, make_window, demo_call,
+                                                                      monkeypatch):
+    import threading
+
+    from desktop.ui.controllers.playback import PlaybackController
+
+    made_on = []
+    make = PlaybackController._make_player
+
+    def spy(self):
+        made_on.append(threading.current_thread() is threading.main_thread())
+        return make(self)
+
+    monkeypatch.setattr(PlaybackController, "_make_player", spy)
+    window = make_window()  # shown and painted: importing python-vlc and starting libvlc begin
+    qtbot.waitUntil(lambda: made_on == [False], timeout=10000)  # on a thread of their own
+    window.open_call(demo_call)
+    window.registry[ActionId.PLAY_PAUSE].trigger()
+    qtbot.waitUntil(lambda: window.playback.position_ms() > 600, timeout=10000)
+    assert window.playback.is_playing and made_on == [False]
+
+
+def test_when_libvlc_cannot_start_the_coach_is_told_and_marking_still_works(qtbot, make_window, store,
+                                                                          demo_call, monkeypatch):
+    monkeypatch.setenv("CALLMARK_VLC_ARGS", "--no-such-vlc-option")  # libvlc refuses to start
+    window = make_window()
+    with qtbot.waitSignal(window.playback.error, timeout=10000) as err:
+        window.open_call(demo_call)
+    assert "Playback is not available" in err.args[0] and "libvlc could not start" in err.args[0]
+    qtbot.waitUntil(window.view.banner.isVisible)
+    assert "Playback is not available" in window.view.banner.text()
+    assert window.transcript_model.rowCount() == len(demo_segments())
+    # Keys that need the player say so again instead of failing; a mark still lands.
+    with qtbot.waitSignal(window.playback.error, timeout=2000):
+        window.registry[ActionId.PLAY_PAUSE].trigger()
+    assert not window.playback.is_playing
+    window.registry[ActionId.MARK].trigger()
+    window.registry[ActionId.KIND_QUESTION].trigger()
+    assert [m.kind for m in moments.list_moments(store, demo_call)] == ["question"]

@@ -4,12 +4,18 @@ VLC reports on its own thread. The player only notes those reports and calls
 ``on_event_pending`` there; we emit a signal that reaches ``tick`` through a
 queued connection, so every message (errors included) is handled here on the
 GUI thread, where widgets may be touched.
+
+The player itself is made on a thread of its own once the window is painted
+(``start_player``): importing python-vlc and starting libvlc take a tenth of a
+second the coach should not wait for. A command that needs the player before
+that waits for it (or makes it at once if it was never started).
 """
 
 from __future__ import annotations
 
 import os
 import shlex
+import threading
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
@@ -39,14 +45,18 @@ class PlaybackController(QObject):
     error = Signal(str)  # one line for the coach, naming the file
     loop_changed = Signal(bool)
     _vlc_event_pending = Signal()  # emitted on VLC's thread
+    _player_started = Signal()  # emitted on the thread that made the player
 
     def __init__(self, parent: QObject | None = None, *, auto_rewind_ms: int = 1000):
         super().__init__(parent)
         self._auto_rewind_ms = auto_rewind_ms
-        self._player: Player | None = None  # made on first use: starting libvlc is not needed to paint
+        self._player: Player | None = None  # made after the paint: starting libvlc is not needed to paint
+        self._starter: _PlayerStarter | None = None
+        self._unavailable: str | None = None  # why libvlc could not start, once it failed
         self._pending: tuple[str | Path | None, int, int | None] | None = None  # a load after the paint
         self._hold = False
         self._vlc_event_pending.connect(self.tick, Qt.ConnectionType.QueuedConnection)
+        self._player_started.connect(self._on_player_started, Qt.ConnectionType.QueuedConnection)
         self._timer = QTimer(self)
         self._timer.setInterval(TICK_INTERVAL_MS)
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)
@@ -56,24 +66,68 @@ class PlaybackController(QObject):
 
     @property
     def player(self) -> Player:
-        """The VLC player, with any load still waiting for the first paint done first."""
+        """The VLC player, with any load still waiting for the first paint done first.
+
+        Raises PlaybackError, every time, if libvlc could not be started (missing or broken).
+        """
         if self._player is None:
-            player = Player(vlc_options(), auto_rewind_ms=self._auto_rewind_ms)
-            player.on_error = self._on_player_error
-            player.on_state = lambda state: self.state_changed.emit(state.value)
-            player.on_length = self.length_changed.emit
-            player.on_end = lambda: self.position_changed.emit(player.position_ms())
-            player.on_event_pending = self._vlc_event_pending.emit
+            if self._unavailable is not None:
+                raise PlaybackError(self._unavailable)
+            starter, self._starter = self._starter, None
+            try:
+                if starter is not None:
+                    starter.join()  # started after the paint and not done yet: a key waits for it
+                    if starter.error is not None:
+                        raise starter.error
+                    player = starter.player
+                    player.auto_rewind_ms = self._auto_rewind_ms  # changed meanwhile?
+                else:
+                    player = self._make_player()
+            except (Exception, SystemExit) as exc:  # python-vlc exits when its library path is wrong
+                self._pending = None
+                self._unavailable = f"Playback is not available: {exc or type(exc).__name__}"
+                raise PlaybackError(self._unavailable) from exc
             self._player = player
         if self._pending is not None:
             self.finish_load()
         return self._player
 
+    def _usable_player(self) -> Player | None:
+        """The player, or None when playback is not available (reading state must not fail)."""
+        try:
+            return self.player
+        except PlaybackError:
+            return None
+
+    def _make_player(self) -> Player:
+        # Runs on the starter's thread (or the GUI thread): the callbacks only fire once a
+        # recording is loaded, which happens on the GUI thread.
+        player = Player(vlc_options(), auto_rewind_ms=self._auto_rewind_ms)
+        player.on_error = self._on_player_error
+        player.on_state = lambda state: self.state_changed.emit(state.value)
+        player.on_length = self.length_changed.emit
+        player.on_end = lambda: self.position_changed.emit(player.position_ms())
+        player.on_event_pending = self._vlc_event_pending.emit
+        return player
+
+    def start_player(self) -> None:
+        """Make the player on a thread of its own; a waiting load follows once it is made."""
+        if self._player is None and self._starter is None:
+            self._starter = _PlayerStarter(self._make_player, self._player_started.emit)
+            self._starter.start()
+
+    @Slot()
+    def _on_player_started(self) -> None:
+        if self._starter is None:
+            return  # a command took the player already
+        self._guarded(lambda: self.player)  # takes the made player and does the waiting load
+
     # --- reading ---------------------------------------------------------------------
 
     @property
     def is_playing(self) -> bool:
-        return self.player.is_playing
+        player = self._usable_player()
+        return player is not None and player.is_playing
 
     @property
     def has_media(self) -> bool:
@@ -81,18 +135,21 @@ class PlaybackController(QObject):
 
     @property
     def last_error(self) -> str | None:
-        return self.player.error
+        player = self._usable_player()
+        return self._unavailable if player is None else player.error
 
     def position_ms(self) -> int:
         if self._pending is not None:  # not loaded yet: where it will start (switching away stays cheap)
             return self._pending[1]
-        return self.player.position_ms() if self._player is not None else 0
+        return self._player.position_ms() if self._player is not None else max(0, self._last_position)
 
     def mark_ms(self, reaction_delay_ms: int) -> int:
-        return self.player.mark_ms(reaction_delay_ms)
+        player = self._usable_player()  # without playback a mark still lands, where the coach stands
+        return self.position_ms() if player is None else player.mark_ms(reaction_delay_ms)
 
     def rate(self) -> float:
-        return self.player.rate()
+        player = self._usable_player()
+        return 1.0 if player is None else player.rate()
 
     # --- commands (slots) -------------------------------------------------------------
 
@@ -114,8 +171,12 @@ class PlaybackController(QObject):
         self._hold = True
 
     def release_loads(self) -> None:
+        """The window is painted: start the player (off this thread) and do any waiting load."""
         self._hold = False
-        QTimer.singleShot(0, self, self.finish_load)
+        if self._player is None and self._unavailable is None:
+            self.start_player()  # the waiting load follows once the player is made
+        else:
+            QTimer.singleShot(0, self, self.finish_load)
 
     def finish_load(self, *, now: bool = True) -> None:
         if self._pending is None or (self._hold and not now):
@@ -130,7 +191,11 @@ class PlaybackController(QObject):
     def load(self, path: str | Path | None) -> bool:
         """Open a call's media; False (and an ``error``) if it can't be opened."""
         self._pending = None
-        self.player.clear_loop()
+        player = self._usable_player()
+        if player is None:
+            self.error.emit(self._unavailable or "Playback is not available.")
+            return False
+        player.clear_loop()
         self.loop_changed.emit(False)
         if not path:
             self._stop_quietly()
@@ -152,15 +217,15 @@ class PlaybackController(QObject):
 
     @Slot()
     def toggle(self) -> None:
-        self._guarded(self.player.toggle)
+        self._guarded(lambda: self.player.toggle())
 
     @Slot()
     def play(self) -> None:
-        self._guarded(self.player.play)
+        self._guarded(lambda: self.player.play())
 
     @Slot()
     def pause(self) -> None:
-        self._guarded(self.player.pause)
+        self._guarded(lambda: self.player.pause())
 
     def seek(self, ms: int) -> None:
         self._guarded(lambda: self.player.seek(int(ms)))
@@ -171,10 +236,10 @@ class PlaybackController(QObject):
         self._emit_position(force=True)
 
     def change_rate(self, delta: float) -> None:
-        self.set_rate(self.player.rate() + delta)
+        self.set_rate(self.rate() + delta)
 
     def set_rate(self, rate: float) -> None:
-        self.rate_changed.emit(self.player.set_rate(rate))
+        self._guarded(lambda: self.rate_changed.emit(self.player.set_rate(rate)))
 
     def set_auto_rewind(self, ms: int) -> None:
         self._auto_rewind_ms = max(0, int(ms))
@@ -183,6 +248,9 @@ class PlaybackController(QObject):
 
     def toggle_loop(self, start_ms: int, end_ms: int) -> bool:
         """Loop [start, end) or, if already looping it, stop looping. Returns looping or not."""
+        if self._usable_player() is None:
+            self.error.emit(self._unavailable or "Playback is not available.")
+            return False
         if self.player.loop == (start_ms, end_ms) or end_ms <= start_ms:
             self.player.clear_loop()
             self.loop_changed.emit(False)
@@ -201,6 +269,11 @@ class PlaybackController(QObject):
     def release(self) -> None:
         self._timer.stop()
         self._pending = None
+        starter, self._starter = self._starter, None
+        if starter is not None:
+            starter.join()  # never leave libvlc starting behind a closed window
+            if self._player is None:
+                self._player = starter.player
         if self._player is not None:
             self._player.on_event_pending = None
             self._player.release()
@@ -215,7 +288,7 @@ class PlaybackController(QObject):
         self._emit_position()
 
     def _emit_position(self, force: bool = False) -> None:
-        pos = self.player.position_ms()
+        pos = self.position_ms()
         if force or pos != self._last_position:
             self._last_position = pos
             self.position_changed.emit(pos)
@@ -236,3 +309,21 @@ class PlaybackController(QObject):
         else:
             self._timer.stop()
             self._emit_position(force=True)
+
+
+class _PlayerStarter(threading.Thread):
+    """Makes the player off the GUI thread, then calls ``done`` (there, on this thread)."""
+
+    def __init__(self, make, done):
+        super().__init__(name="callmark-player-start", daemon=True)
+        self._make = make
+        self._done = done
+        self.player: Player | None = None
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self.player = self._make()
+        except (Exception, SystemExit) as exc:  # handed to the GUI thread, raised there
+            self.error = exc
+        self._done()
