@@ -83,3 +83,27 @@ def test_find_moves_through_matches(qtbot, window, demo_call):
     assert bar.count.text() == "no match"
     qtbot.keyClick(bar.field, Qt.Key.Key_Escape)
     assert not bar.isVisible()
+
+
+def test_the_transcript_model_counts_and_streams_lines(qtbot):
+    from PySide6.QtTest import QAbstractItemModelTester as Tester
+
+    from desktop.ui.models.transcript_model import SPEAKER_ROLE, START_ROLE, TranscriptModel
+
+    model = TranscriptModel()
+    tester = Tester(model, Tester.FailureReportingMode.Fatal)
+    model.set_segments([SegmentRow(0, 900, "Casey", "Hello there"), SegmentRow(1000, 1900, "Riley", "Hi")])
+    inserted = []
+    model.rowsInserted.connect(lambda _parent, first, last: inserted.append((first, last)))
+    model.append_segments([SegmentRow(2000, 2900, "Casey", "How is delivery going"),
+                           SegmentRow(3000, 3900, None, "Slow")])
+    assert model.rowCount() == 4 and inserted == [(2, 3)]
+    assert [model.index(r).data() for r in range(4)] == ["Hello there", "Hi", "How is delivery going", "Slow"]
+    assert model.stringList() == ["Hello there", "Hi", "How is delivery going", "Slow"]  # the C++ copy agrees
+    assert model.index(2).data(START_ROLE) == 2000 and model.index(2).data(SPEAKER_ROLE) == "Casey"
+    assert not model.flags(model.index(0)) & Qt.ItemFlag.ItemIsEditable  # lines are corrected in the dialog
+    # Rows are counted in C++: a Python rowCount is asked once per row at every layout of the view.
+    assert "rowCount" not in TranscriptModel.__dict__
+    model.set_segments([])
+    assert model.rowCount() == 0 and model.stringList() == []
+    del tester

@@ -1,10 +1,17 @@
-"""The transcript as a list model: one row per line, plain SegmentRow data, no widget per line."""
+"""The transcript as a list model: one row per line, plain SegmentRow data, no widget per line.
+
+Built on QStringListModel (the lines' text, kept in C++) rather than QAbstractListModel with a
+Python ``rowCount``: the list view lays out all rows and asks the model for every row's index each
+time (four times before a 3,000-line call is first painted), and a Python ``rowCount`` behind each
+of those asks made that layout take twenty times longer. The text, times and speakers the view
+shows come from ``data`` here; the C++ list is the same text, for row counting.
+"""
 
 from __future__ import annotations
 
 import bisect
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt
+from PySide6.QtCore import QStringListModel, Qt
 
 from desktop.services.rows import SegmentRow
 
@@ -23,7 +30,7 @@ def line_text(segment: SegmentRow) -> str:
     return segment.text.strip()
 
 
-class TranscriptModel(QAbstractListModel):
+class TranscriptModel(QStringListModel):
     def __init__(self, parent=None):
         super().__init__(parent)
         self._segments: list[SegmentRow] = []
@@ -37,7 +44,6 @@ class TranscriptModel(QAbstractListModel):
     # --- content ----------------------------------------------------------------
 
     def set_segments(self, segments: list[SegmentRow]) -> None:
-        self.beginResetModel()
         self._segments = list(segments)
         self._starts = [s.start_ms for s in self._segments]
         self._texts = [line_text(s) for s in self._segments]
@@ -45,19 +51,25 @@ class TranscriptModel(QAbstractListModel):
         self._current = -1
         self._matches = set()
         self.query = ""
-        self.endResetModel()
+        self.setStringList(self._texts)  # resets the model: views ask data() of the lines above
 
     def append_segments(self, segments: list[SegmentRow]) -> None:
         """Add lines at the end (a transcription streaming in) without resetting the view."""
         if not segments:
             return
         first = len(self._segments)
-        self.beginInsertRows(QModelIndex(), first, first + len(segments) - 1)
+        texts = [line_text(s) for s in segments]
         self._segments.extend(segments)
         self._starts.extend(s.start_ms for s in segments)
-        self._texts.extend(line_text(s) for s in segments)
+        self._texts.extend(texts)
         self._lower = None
-        self.endInsertRows()
+        self.insertRows(first, len(texts))  # rowsInserted: views ask data() of the lines above
+        self.blockSignals(True)  # the C++ copy of the text; nothing new for the views
+        try:
+            for row, text in enumerate(texts, first):
+                self.setData(self.index(row), text)
+        finally:
+            self.blockSignals(False)
 
     def segment(self, row: int) -> SegmentRow:
         return self._segments[row]
@@ -108,8 +120,11 @@ class TranscriptModel(QAbstractListModel):
 
     # --- Qt -----------------------------------------------------------------------------
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
-        return 0 if parent.isValid() else len(self._segments)
+    def flags(self, index):
+        # Read-only lines (QStringListModel's are editable); corrections go through the edit dialog.
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
