@@ -17,14 +17,16 @@ from tests.conftest import make_tone
 REPO = Path(__file__).resolve().parents[2]
 
 CHILD = textwrap.dedent("""
-    import json, sys
+    import gc, json, sys
     from PySide6.QtCore import QEvent, QObject, QTimer
     from PySide6.QtWidgets import QApplication
     from desktop.app import start
     from desktop.ui.actions import ActionId
 
     app, window, store = start(call_id=int(sys.argv[1]))
-    seen = {}
+    from desktop.ui.qt_import import feature_hook_active
+
+    seen = {"feature_hook": feature_hook_active(), "collecting": gc.isenabled()}
 
     class FirstPaint(QObject):
         def eventFilter(self, obj, event):
@@ -33,6 +35,7 @@ CHILD = textwrap.dedent("""
                                                                                         "jinja2", "pydantic", "av"})
                 seen["rows"] = window.transcript_model.rowCount()
                 seen["moments"] = window.moments_model.rowCount()
+                seen["player_at_paint"] = window.playback._player is not None
                 # The coach marks straight away: the mark is written though SQLAlchemy is not in yet.
                 window.registry[ActionId.MARK].trigger()
                 # And a transcription key, before the warm-up brought the transcription controller in.
@@ -49,7 +52,9 @@ CHILD = textwrap.dedent("""
     def check():
         tabs = window.view.inspector
         pending = [tabs.tabText(i) for i in range(tabs.count()) if type(tabs.widget(i)).__name__ == "PendingPanel"]
-        if window.warmup.finished and not pending and window.view.waveform.has_peaks() and window.playback.has_media:
+        playback = window.playback
+        opened = playback._player is not None and playback._pending is None and playback.player.path is not None
+        if window.warmup.finished and not pending and window.view.waveform.has_peaks() and opened:
             seen["panels"] = [tabs.tabText(i) for i in range(tabs.count())]
             seen["transcription"] = type(getattr(window, "transcription", None)).__name__
             seen["moments_after"] = window.moments_model.rowCount()
@@ -79,6 +84,12 @@ def test_a_call_is_on_screen_before_the_heavy_imports_and_the_rest_follows(store
     seen = json.loads(out.stdout.strip().splitlines()[-1])
     assert seen["at_paint"] == []  # nothing of SQLAlchemy, Alembic, Jinja, pydantic or PyAV before the paint
     assert (seen["rows"], seen["moments"]) == (5, 1)
+    # Started after the paint, on a thread of its own (python-vlc and libvlc take a tenth of a second),
+    # and the recording is open once the rest is in.
+    assert seen["player_at_paint"] is False
+    # PySide6's __feature__ import hook is out (it read every imported module's source); the cyclic
+    # collector, paused while the window was built, is back.
+    assert seen["feature_hook"] is False and seen["collecting"] is True
     assert seen["panels"] == ["Call", "Coaching item", "Opportunity", "Calibration", "Coaching"]
     assert seen["transcription"] == "TranscriptionController"
     assert seen["controller_before"] is False and seen["search_open"] is True
