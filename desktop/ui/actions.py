@@ -14,7 +14,7 @@ from functools import cache
 
 from PySide6.QtCore import QEvent, QKeyCombination, QObject, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QComboBox, QLineEdit, QPlainTextEdit, QTextEdit
+from PySide6.QtWidgets import QApplication
 
 from desktop.ui.settings import SettingsKey, qsettings
 
@@ -213,6 +213,14 @@ class ActionRegistry(QObject):
             self._apply(action_id, settings)
 
 
+@cache
+def text_widgets() -> tuple[type, ...]:
+    """The widgets the coach types in (imported when first needed: five classes and their enums)."""
+    from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QLineEdit, QPlainTextEdit, QTextEdit
+
+    return (QLineEdit, QTextEdit, QPlainTextEdit, QAbstractSpinBox, QComboBox)
+
+
 class TypingShortcutFilter(QObject):
     """Lets the playback and marking keys through while the coach types a note.
 
@@ -221,8 +229,6 @@ class TypingShortcutFilter(QObject):
     claim, so the window's shortcut fires instead. Other keys (Ctrl+Z, Delete)
     stay with the text field.
     """
-
-    TEXT_WIDGETS = (QLineEdit, QTextEdit, QPlainTextEdit, QAbstractSpinBox, QComboBox)
 
     def __init__(self, registry: ActionRegistry):
         super().__init__(registry)
@@ -247,11 +253,11 @@ class TypingShortcutFilter(QObject):
             pass  # not connected
 
     def _on_focus(self, _old, new) -> None:
-        if isinstance(new, self.TEXT_WIDGETS):
+        if isinstance(new, text_widgets()):
             new.installEventFilter(self)  # once per widget: installing again only moves it first
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        if event.type() == QEvent.Type.ShortcutOverride and isinstance(watched, self.TEXT_WIDGETS):
+        if event.type() == QEvent.Type.ShortcutOverride and isinstance(watched, text_widgets()):
             key = event.key()
             if key in (Qt.Key.Key_unknown, 0):
                 return False

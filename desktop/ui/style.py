@@ -39,6 +39,19 @@ def speaker_colour(speaker: str | None, order: dict[str, int]) -> QColor:
     return QColor(SPEAKER_COLOURS[index % len(SPEAKER_COLOURS)])
 
 
+def fill_rect(painter, rect, colour: QColor) -> None:
+    """Fill ``rect`` with a plain colour; leaves the painter with no pen and that brush.
+
+    Not ``painter.fillRect``: choosing among its overloads makes PySide build QGradient's enums (one
+    has 180 members) the first time, a few milliseconds of the window's first paint.
+    """
+    from PySide6.QtCore import Qt
+
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(colour)
+    painter.drawRect(rect)
+
+
 def style_sheet() -> str:
     path = paths.RESOURCES / "style" / "callmark.qss"
     try:

@@ -200,7 +200,28 @@ class _PaintSeen:
         widget.installEventFilter(self.filter)
 
 
-def _shown(window, paint: _PaintSeen, rows: int = 3000, moments: int = 200):
+class _RowsPainted:
+    """Notes that the transcript painted its lines: its delegate's ``paint`` (Python) ran.
+
+    Not an event filter on the transcript's viewport: getting that QWidget, which Qt made, makes
+    PySide try (and so create) every QWidget class it has, a cost the app itself does not pay.
+    """
+
+    def __init__(self):
+        from desktop.ui.widgets.transcript_view import TranscriptDelegate
+
+        seen = self
+        original = TranscriptDelegate.paint
+
+        def paint(delegate, painter, option, index):
+            seen.painted = True
+            return original(delegate, painter, option, index)
+
+        TranscriptDelegate.paint = paint
+        self.painted = False
+
+
+def _shown(window, paint: _PaintSeen | _RowsPainted, rows: int = 3000, moments: int = 200):
     """The coach can work: the call's transcript painted, its moments listed, keys answered."""
     return lambda: (paint.painted and window.transcript_model.rowCount() == rows
                     and window.moments_model.rowCount() == moments)
@@ -211,7 +232,7 @@ def _panels_pending(window) -> bool:
     return any(type(tabs.widget(i)).__name__ == "PendingPanel" for i in range(tabs.count()))
 
 
-def _interactive(window, paint: _PaintSeen, rows: int = 3000, moments: int = 200):
+def _interactive(window, paint: _PaintSeen | _RowsPainted, rows: int = 3000, moments: int = 200):
     """And the rest of the workspace: the waveform drawn and the recording open in VLC."""
     return lambda: (paint.painted and window.transcript_model.rowCount() == rows
                     and window.moments_model.rowCount() == moments and window.view.waveform.has_peaks()
@@ -245,8 +266,8 @@ def _open_app(call_id: int):
 
 
 def _child_open(call_id: int) -> dict:
+    paint = _RowsPainted()
     app, window, store = _open_app(call_id)
-    paint = _PaintSeen(window.view.transcript.viewport())
     _until(app, _shown(window, paint))
     result = {"ready_at": time.monotonic()}
     _until(app, _interactive(window, paint))
@@ -261,6 +282,7 @@ def _child_open(call_id: int) -> dict:
 def _child_inapp(call_id: int, other_id: int, repeats: int) -> dict:
     from PySide6.QtWidgets import QMainWindow
 
+    paint = _RowsPainted()
     app, window, store = _open_app(other_id)
     _until(app, lambda: window.view.waveform.has_peaks() and not any(
         type(window.view.inspector.widget(i)).__name__ == "PendingPanel"
@@ -279,7 +301,7 @@ def _child_inapp(call_id: int, other_id: int, repeats: int) -> dict:
         _spin(app)
 
         window.waveforms._memo.clear()  # read the peaks from the disk cache, as on a first open
-        paint = _PaintSeen(window.view.transcript.viewport())
+        paint.painted = False
         t0 = time.perf_counter()
         window.open_call(call_id)
         _until(app, _interactive(window, paint))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QFileDialog
-
 from desktop.core.enums import MomentKind
 from desktop.ui.actions import ActionId
 
@@ -100,6 +98,8 @@ def go_to_time(window) -> None:
 
 
 def open_file(window) -> None:
+    from PySide6.QtWidgets import QFileDialog  # here: its class and enums are not needed to start
+
     path, _ = QFileDialog.getOpenFileName(window, "Open a recording", "", MEDIA_FILTER)
     if path:
         window.open_media_file(path)

@@ -326,4 +326,7 @@ class _PlayerStarter(threading.Thread):
             self.player = self._make()
         except (Exception, SystemExit) as exc:  # handed to the GUI thread, raised there
             self.error = exc
-        self._done()
+        try:
+            self._done()
+        except RuntimeError:
+            pass  # the controller is gone (the app closed meanwhile): nobody to tell

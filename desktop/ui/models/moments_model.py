@@ -16,6 +16,10 @@ COLUMNS = ("Time", "Kind", "Speaker", "Quote", "Note")
 TIME, KIND, SPEAKER, QUOTE, NOTE = range(5)
 MOMENT_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 KIND_ROLE = Qt.ItemDataRole.UserRole + 2
+_DISPLAY, _EDIT, _DECORATION, _TOOLTIP = (int(r) for r in (
+    Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole, Qt.ItemDataRole.DecorationRole,
+    Qt.ItemDataRole.ToolTipRole))
+_ANSWERED = frozenset({_DISPLAY, _EDIT, _DECORATION, _TOOLTIP, int(MOMENT_ID_ROLE), int(KIND_ROLE)})
 
 
 class MomentsModel(RowTableModel):
@@ -93,16 +97,18 @@ class MomentsModel(RowTableModel):
             return base | Qt.ItemFlag.ItemIsEditable
         return base
 
-    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid():
+    def data(self, index, role=_DISPLAY):
+        # Asked per visible cell for every role Qt knows (a dozen per cell, each paint): the roles
+        # not answered here return at once, and roles compare as plain ints.
+        if role not in _ANSWERED or not index.isValid():
             return None
         m = self._rows[index.row()]
         col = index.column()
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+        if role == _DISPLAY or role == _EDIT:
             if col == TIME:
                 return f"{format_ms(m.start_ms)} – {format_ms(m.end_ms)}"
             if col == KIND:
-                return m.kind if role == Qt.ItemDataRole.EditRole else MomentKind(m.kind).label
+                return m.kind if role == _EDIT else MomentKind(m.kind).label
             if col == SPEAKER:
                 return m.speaker or ""
             if col == QUOTE:
@@ -112,9 +118,9 @@ class MomentsModel(RowTableModel):
             return m.id
         if role == KIND_ROLE:
             return m.kind
-        if role == Qt.ItemDataRole.DecorationRole and col == KIND:
-            return kind_colour(m.kind)
-        if role == Qt.ItemDataRole.ToolTipRole and col in (QUOTE, NOTE):
+        if role == _DECORATION:
+            return kind_colour(m.kind) if col == KIND else None
+        if col in (QUOTE, NOTE):  # the tooltip
             return m.quote if col == QUOTE else (m.note or "")
         return None
 

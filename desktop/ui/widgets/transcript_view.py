@@ -25,7 +25,7 @@ from desktop.ui.models.transcript_model import (
     START_ROLE,
     WORDS_ROLE,
 )
-from desktop.ui.style import CURRENT_LINE, MATCH_LINE, speaker_colour
+from desktop.ui.style import CURRENT_LINE, MATCH_LINE, fill_rect, speaker_colour
 
 TEXT_LINES = 2
 GUTTER_PX = 118
@@ -79,11 +79,11 @@ class TranscriptDelegate(QStyledItemDelegate):
         selected = bool(view is not None and view.selectionModel() is not None
                         and view.selectionModel().isSelected(index))
         if index.data(CURRENT_ROLE):
-            painter.fillRect(rect, QColor(CURRENT_LINE))
+            fill_rect(painter, rect, QColor(CURRENT_LINE))
         elif index.data(MATCH_ROLE):
-            painter.fillRect(rect, QColor(MATCH_LINE))
+            fill_rect(painter, rect, QColor(MATCH_LINE))
         if selected:
-            painter.fillRect(QRectF(rect.left(), rect.top(), 3, rect.height()), option.palette.highlight())
+            fill_rect(painter, QRectF(rect.left(), rect.top(), 3, rect.height()), option.palette.highlight().color())
         font = QFont(option.font)
         small = QFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         small.setPointSizeF(max(7.0, font.pointSizeF() - 1))
@@ -242,15 +242,23 @@ class TranscriptView(QListView):
             return
         index = model.index(row)
         rect = self.visualRect(index)
-        view = self.viewport().rect()
+        height = self._viewport_height()
         # Keep the line in the upper-middle band; only scroll when it leaves it (no jitter).
-        if rect.top() < view.height() * 0.15 or rect.bottom() > view.height() * 0.7:
+        if rect.top() < height * 0.15 or rect.bottom() > height * 0.7:
             self._programmatic += 1
             try:
                 bar = self.verticalScrollBar()
-                bar.setValue(bar.value() + rect.top() - int(view.height() * 0.3))
+                bar.setValue(bar.value() + rect.top() - int(height * 0.3))
             finally:
                 self._programmatic -= 1
+
+    def _viewport_height(self) -> int:
+        # Not viewport().height(): the viewport is a QWidget Qt made, and the first time PySide
+        # wraps such a widget it tries every QWidget class it has (the dialogs, the dock, the MDI
+        # area...), which creates them all, enums included: a hundredth of a second at the first paint.
+        height = self.maximumViewportSize().height()
+        bar = self.horizontalScrollBar()
+        return height - bar.height() if bar.isVisible() else height
 
     def _on_scrolled(self, _action: int) -> None:
         if not self._programmatic and self._follow:

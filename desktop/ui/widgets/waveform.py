@@ -13,7 +13,7 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from desktop.ui.style import PLAYHEAD, kind_colour
+from desktop.ui.style import PLAYHEAD, fill_rect, kind_colour
 
 EDGE_GRAB_PX = 5
 MIN_SPAN_MS = 100
@@ -174,7 +174,7 @@ class WaveformTimeline(QWidget):
         p = QPainter(self)
         rect = self.rect()
         wave = QRectF(0, 0, rect.width(), rect.height() - RULER_PX)
-        p.fillRect(rect, self.palette().color(QPalette.ColorRole.Base))  # a QColor: no QBrush/QGradient enums
+        fill_rect(p, rect, self.palette().color(QPalette.ColorRole.Base))
         mid = wave.center().y()
         self._paint_spans(p, wave)
         cols = self._peak_columns()
