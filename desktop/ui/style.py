@@ -20,6 +20,7 @@ KIND_COLOURS: dict[MomentKind, str] = {
 SPEAKER_COLOURS = ("#0B5394", "#7A3E9D", "#38761D", "#B45F06", "#A61C00", "#134F5C")
 CURRENT_LINE = "#FFF4C2"
 MATCH_LINE = "#E3F0FF"
+SELECTED_LINE = "#2F6FBF"  # the bar beside the line the coach picked (the list's own selection colour is off)
 PLAYHEAD = "#E0245E"
 
 

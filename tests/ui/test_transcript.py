@@ -18,6 +18,12 @@ def test_clicking_a_line_seeks_to_it(qtbot, window, demo_call):
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(20, rect.center().y()))
     assert window.playback.position_ms() == segment.start_ms
     assert window.transcript_model.current_row == 4
+    # The clicked line is marked by a bar at its left edge (and highlighted as the current line).
+    from desktop.ui.style import CURRENT_LINE, SELECTED_LINE
+
+    image = view.viewport().grab().toImage()
+    assert image.pixelColor(1, rect.center().y()).name() == SELECTED_LINE.lower()
+    assert image.pixelColor(60, rect.center().y()).name() == CURRENT_LINE.lower()
 
 
 def test_clicking_a_word_seeks_to_that_word(qtbot, window, store, demo_call):

@@ -25,7 +25,7 @@ from desktop.ui.models.transcript_model import (
     START_ROLE,
     WORDS_ROLE,
 )
-from desktop.ui.style import CURRENT_LINE, MATCH_LINE, fill_rect, speaker_colour
+from desktop.ui.style import CURRENT_LINE, MATCH_LINE, SELECTED_LINE, fill_rect, speaker_colour
 
 TEXT_LINES = 2
 GUTTER_PX = 118
@@ -83,7 +83,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         elif index.data(MATCH_ROLE):
             fill_rect(painter, rect, QColor(MATCH_LINE))
         if selected:
-            fill_rect(painter, QRectF(rect.left(), rect.top(), 3, rect.height()), option.palette.highlight().color())
+            fill_rect(painter, QRectF(rect.left(), rect.top(), 3, rect.height()), QColor(SELECTED_LINE))
         font = QFont(option.font)
         small = QFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         small.setPointSizeF(max(7.0, font.pointSizeF() - 1))
