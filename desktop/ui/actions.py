@@ -125,7 +125,8 @@ class ActionRegistry(QObject):
         super().__init__(parent)
         self._actions: dict[ActionId, QAction] = {}
         for action_id in ActionId:
-            action = QAction(action_id.text, parent)
+            action = QAction(parent)  # not QAction(text, parent): its overloads build QIcon's enums
+            action.setText(action_id.text)
             action.setObjectName(f"action_{action_id.key}")
             action.setStatusTip(action_id.description)
             # Window-wide: keys work wherever focus is in the window.
@@ -213,12 +214,13 @@ class ActionRegistry(QObject):
             self._apply(action_id, settings)
 
 
-@cache
-def text_widgets() -> tuple[type, ...]:
-    """The widgets the coach types in (imported when first needed: five classes and their enums)."""
-    from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QLineEdit, QPlainTextEdit, QTextEdit
+TEXT_FIELD_CLASSES = ("QLineEdit", "QTextEdit", "QPlainTextEdit", "QAbstractSpinBox", "QComboBox")
 
-    return (QLineEdit, QTextEdit, QPlainTextEdit, QAbstractSpinBox, QComboBox)
+
+def is_text_field(obj: QObject) -> bool:
+    """A widget the coach types in. Asked of Qt by class name: importing those five classes would
+    make PySide build their enums at start-up, before anyone types."""
+    return any(obj.inherits(name) for name in TEXT_FIELD_CLASSES)
 
 
 class TypingShortcutFilter(QObject):
@@ -253,11 +255,11 @@ class TypingShortcutFilter(QObject):
             pass  # not connected
 
     def _on_focus(self, _old, new) -> None:
-        if isinstance(new, text_widgets()):
+        if new is not None and is_text_field(new):
             new.installEventFilter(self)  # once per widget: installing again only moves it first
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        if event.type() == QEvent.Type.ShortcutOverride and isinstance(watched, text_widgets()):
+        if event.type() == QEvent.Type.ShortcutOverride and is_text_field(watched):
             key = event.key()
             if key in (Qt.Key.Key_unknown, 0):
                 return False

@@ -25,7 +25,8 @@ def install_exchange_menu(window) -> list[QAction]:
     """Add Export record…, Import record… and Export packet… to the window's File menu."""
     made = []
     for text, tip, name in ENTRIES:
-        action = QAction(text, window)
+        action = QAction(window)  # not QAction(text, window): its overloads build QIcon's enums
+        action.setText(text)
         action.setStatusTip(tip)
         action.triggered.connect(lambda _checked=False, n=name: _run(n, window))
         made.append(action)

@@ -8,12 +8,11 @@ loses focus or the window closes (``flush``), so no keystroke is lost.
 from __future__ import annotations
 
 import weakref
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
-from PySide6.QtGui import QPixmap, QIcon
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -28,13 +27,26 @@ from desktop.core.enums import MomentKind
 from desktop.ui.models.moments_model import KIND, MOMENT_ID_ROLE, NOTE, QUOTE, MomentsModel
 from desktop.ui.style import kind_colour
 
+if TYPE_CHECKING:
+    from PySide6.QtGui import QIcon
+
 NOTE_SAVE_DELAY_MS = 400
 
 
 def kind_icon(kind: MomentKind) -> QIcon:
+    from PySide6.QtGui import QIcon, QPixmap
+
     pixmap = QPixmap(12, 12)
     pixmap.fill(kind_colour(kind))
     return QIcon(pixmap)
+
+
+def _combo_box() -> type:
+    # Imported with the first kind editor, like QIcon and QPixmap in kind_icon: PySide builds a
+    # class's enums when it is first imported (QIcon's ThemeIcon alone has some seventy members).
+    from PySide6.QtWidgets import QComboBox
+
+    return QComboBox
 
 
 class MomentDelegate(QStyledItemDelegate):
@@ -46,7 +58,7 @@ class MomentDelegate(QStyledItemDelegate):
 
     def createEditor(self, parent, option, index):  # noqa: N802
         if index.column() == KIND:
-            editor = QComboBox(parent)
+            editor = _combo_box()(parent)
             for kind in MomentKind:
                 editor.addItem(kind_icon(kind), kind.label, kind.value)
             editor.activated.connect(lambda _i, e=editor: self.commitData.emit(e))
@@ -56,13 +68,13 @@ class MomentDelegate(QStyledItemDelegate):
         return editor
 
     def setEditorData(self, editor, index):  # noqa: N802
-        if isinstance(editor, QComboBox):
+        if isinstance(editor, _combo_box()):
             editor.setCurrentIndex(max(0, editor.findData(index.data(Qt.ItemDataRole.EditRole))))
         else:
             super().setEditorData(editor, index)
 
     def setModelData(self, editor, model, index):  # noqa: N802
-        if isinstance(editor, QComboBox):
+        if isinstance(editor, _combo_box()):
             model.setData(index, editor.currentData(), Qt.ItemDataRole.EditRole)
         else:
             super().setModelData(editor, model, index)
