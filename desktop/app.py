@@ -115,12 +115,7 @@ def _start(home: str | None, file: str | None, call_id: int | None):
 
 def run(home: str | None = None, file: str | None = None, quit_after: float | None = None,
         screenshot: str | None = None, call_id: int | None = None) -> int:
-    from desktop.ui.qt_import import import_qt
-
-    import_qt()
-    from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication, QMessageBox
-
+    # Qt is first imported inside start(), where the cyclic collector waits (see there).
     from db.store import StoreError
     from desktop.errors import CallmarkError
 
@@ -129,6 +124,8 @@ def run(home: str | None = None, file: str | None = None, quit_after: float | No
     except (StoreError, OSError) as exc:
         print(f"callmark: {exc}", file=sys.stderr)
         if not _offscreen():
+            from PySide6.QtWidgets import QApplication, QMessageBox
+
             QApplication.instance() or QApplication(sys.argv[:1])
             QMessageBox.critical(None, "Callmark", str(exc))
         return 1
@@ -136,6 +133,8 @@ def run(home: str | None = None, file: str | None = None, quit_after: float | No
         print(f"callmark: {exc}", file=sys.stderr)
         return 1
     window.show()
+    from PySide6.QtCore import QTimer
+
     if screenshot:
         QTimer.singleShot(int((quit_after or 2) * 1000) - 200, window, lambda: window.grab().save(screenshot))
     if quit_after:

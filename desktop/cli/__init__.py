@@ -8,14 +8,17 @@ the user can fix are raised as exceptions and printed as one line on stderr.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
-import pkgutil
 import sys
 from collections.abc import Sequence
 
 from desktop import __version__
-from desktop.cli.context import Context, user_error_types
+
+# Every sub-command's name. The bare `callmark` (the window) is told from a sub-command by this set
+# alone: building the parser imports every command module and, through them, SQLAlchemy and the
+# services, which held the window up by more than half a second. A test keeps it equal to the parser.
+COMMANDS = frozenset({"calibrate", "calls", "crm", "cycles", "db", "indicators", "items", "moments", "packet",
+                      "record", "search", "transcribe", "transcript"})
 
 
 def _common() -> argparse.ArgumentParser:
@@ -41,6 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _command_modules():
+    import importlib
+    import pkgutil
+
     import desktop.cli as package
 
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
@@ -68,13 +74,13 @@ def _wants_gui(argv: Sequence[str], commands: set[str]) -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
-    commands = set(parser._subparsers._group_actions[0].choices)  # noqa: SLF001 - argparse has no public way
-    if _wants_gui(argv, commands) and not any(a in ("-h", "--help", "--version") for a in argv):
+    if _wants_gui(argv, COMMANDS) and not any(a in ("-h", "--help", "--version") for a in argv):
         from desktop.cli.gui import run_gui_from_argv
 
         return run_gui_from_argv(argv)
-    args = parser.parse_args(argv)
+    from desktop.cli.context import Context, user_error_types
+
+    args = build_parser().parse_args(argv)
     if not getattr(args, "handler", None):
         parser.print_help()
         return 0

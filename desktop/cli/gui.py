@@ -25,13 +25,21 @@ def has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-def run_gui_from_argv(argv) -> int:
+def gui_args(argv) -> argparse.Namespace | None:
+    """The window's arguments, or None (after saying why) when there is nowhere to show it."""
     args = gui_parser().parse_args(argv)
     if args.offscreen:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     if os.environ.get("QT_QPA_PLATFORM") != "offscreen" and not has_display():
         print("callmark: no display found (DISPLAY and WAYLAND_DISPLAY are not set); "
               "run it in a desktop session, or pass --offscreen", file=sys.stderr)
+        return None
+    return args
+
+
+def run_gui_from_argv(argv) -> int:
+    args = gui_args(argv)
+    if args is None:
         return 2
     from desktop.app import run
 

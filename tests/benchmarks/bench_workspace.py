@@ -4,7 +4,8 @@ The call has 3,000 transcript lines and 200 moments; its waveform is already in
 the disk cache (the app drew it once before).
 
 - ``open_call_ratio``: a fresh process started as `callmark --call ID` starts
-  (``desktop.app.start``), until the coach can work: the transcript painted with
+  (the command's module, its window path ``desktop.cli.gui`` and
+  ``desktop.app.start``; the benchmark's hooks go in after), until the coach can work: the transcript painted with
   all 3,000 lines, the 200 moments listed, keys answered (the event loop idle)
   ÷ a fresh process that shows an empty PySide6 QMainWindow until its event
   loop is idle. Imports counted on both sides; timed from the parent's spawn to
@@ -257,17 +258,27 @@ def _child_empty() -> dict:
 
 
 def _open_app(call_id: int):
-    """The app as `callmark --call ID` starts it (desktop.app.start), not yet shown."""
+    """The app as `callmark --call ID` starts it, shown, its event loop not yet run.
+
+    The same steps as the command: its module first (``desktop.cli``, what the console script
+    imports), then the window's arguments and ``desktop.app.start``. Nothing of Qt or the app is
+    imported before, so the imports happen where the app makes them (start-up pauses the cyclic
+    collector around them).
+    """
+    import desktop.cli  # noqa: F401 - the `callmark` script's module
+    from desktop.cli.gui import gui_args
+
+    args = gui_args(["--call", str(call_id)])
     from desktop.app import start
 
-    app, window, store = start(call_id=call_id)
+    app, window, store = start(home=args.home, call_id=args.call)
     window.show()
     return app, window, store
 
 
 def _child_open(call_id: int) -> dict:
-    paint = _RowsPainted()
     app, window, store = _open_app(call_id)
+    paint = _RowsPainted()  # before the event loop runs, so before the first paint
     _until(app, _shown(window, paint))
     result = {"ready_at": time.monotonic()}
     _until(app, _interactive(window, paint))
@@ -282,8 +293,8 @@ def _child_open(call_id: int) -> dict:
 def _child_inapp(call_id: int, other_id: int, repeats: int) -> dict:
     from PySide6.QtWidgets import QMainWindow
 
-    paint = _RowsPainted()
     app, window, store = _open_app(other_id)
+    paint = _RowsPainted()
     _until(app, lambda: window.view.waveform.has_peaks() and not any(
         type(window.view.inspector.widget(i)).__name__ == "PendingPanel"
         for i in range(window.view.inspector.count())))

@@ -6,11 +6,13 @@ import json
 import os
 import sqlite3
 import stat
+import subprocess
+import sys
 
 import pytest
 
 from desktop import __version__
-from tests.conftest import make_tone, run_cli
+from tests.conftest import REPO, make_tone, run_cli
 
 
 def _store_dump(home):
@@ -177,3 +179,42 @@ def test_gui_offscreen_starts_on_the_demo_call(tmp_path):
     assert result.returncode == 0, result.stderr
     listed = json.loads(run_cli("--home", str(home), "calls", "list", "--json", check=True).stdout)
     assert len(listed) == 1 and "demo" in listed[0]["title"].lower()
+
+
+def test_every_sub_command_is_known_without_building_the_parser():
+    from desktop.cli import COMMANDS, build_parser
+
+    parser = build_parser()
+    assert COMMANDS == set(parser._subparsers._group_actions[0].choices)  # noqa: SLF001
+
+
+WINDOW_PATH = """
+import json, sys
+import desktop.app
+from desktop.cli import main
+
+seen = {}
+
+def run(**kwargs):  # where the window would start: what has the command imported by then?
+    seen["kwargs"] = kwargs
+    seen["modules"] = sorted(m for m in sys.modules
+                             if m.split(".")[0] in ("sqlalchemy", "alembic", "PySide6")
+                             or (m.startswith("desktop.cli.") and m not in ("desktop.cli.gui",)))
+    return 0
+
+desktop.app.run = run
+code = main(["--offscreen", "--call", "7"])
+print(json.dumps({"code": code, **seen}))
+"""
+
+
+def test_the_window_starts_without_the_sub_commands_imported(tmp_path):
+    # `callmark` with no sub-command is the window: telling that apart used to build the whole
+    # parser, importing every command module and SQLAlchemy before the window (over half a second).
+    env = dict(os.environ, CALLMARK_HOME=str(tmp_path / "h"))
+    result = subprocess.run([sys.executable, "-c", WINDOW_PATH], capture_output=True, text=True, env=env,
+                            timeout=60, cwd=REPO)
+    assert result.returncode == 0, result.stderr
+    seen = json.loads(result.stdout.strip().splitlines()[-1])
+    assert seen["code"] == 0 and seen["kwargs"]["call_id"] == 7
+    assert seen["modules"] == []
