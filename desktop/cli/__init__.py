@@ -80,7 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_gui_from_argv(argv)
     from desktop.cli.context import Context, user_error_types
 
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
         parser.print_help()
         return 0
