@@ -11,7 +11,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox, QSplitter, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QSplitter, QWidget
 
 from desktop.errors import CallmarkError
 from desktop.services import rows
@@ -246,6 +246,8 @@ class MainWindow(QMainWindow):
     def show_message(self, text: str, error: bool = False) -> None:
         self.status.setText(text)
         if error and self.isVisible() and QApplication.platformName() != "offscreen":
+            from PySide6.QtWidgets import QMessageBox  # here: made at start-up it built five enum types
+
             QMessageBox.warning(self, "Callmark", text)
 
     # --- layout state ---------------------------------------------------------------------------

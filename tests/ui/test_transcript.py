@@ -113,3 +113,16 @@ def test_the_transcript_model_counts_and_streams_lines(qtbot):
     model.set_segments([])
     assert model.rowCount() == 0 and model.stringList() == []
     del tester
+
+
+def test_a_bigger_font_gives_taller_lines(qtbot, window, demo_call):
+    # Lines have one height, taken from the font: after a font change they are laid out again (Qt
+    # does it: the view has no event handler of its own in Python, which every event would pass).
+    window.open_call(demo_call)
+    view = window.view.transcript
+    before = view.visualRect(window.transcript_model.index(1)).height()
+    font = view.font()
+    font.setPointSizeF(font.pointSizeF() * 2)
+    view.setFont(font)
+    qtbot.waitUntil(lambda: view.visualRect(window.transcript_model.index(1)).height() > before * 1.5,
+                    timeout=3000)

@@ -7,7 +7,7 @@ that word when the transcript has word timings, else to the line's start.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QModelIndex, QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QPainter, QTextLayout, QTextOption
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -307,7 +307,3 @@ class TranscriptView(QListView):
             target = self.delegate.seek_target(index, self.visualRect(index), self.font(), event.position())
             self.seek_requested.emit(int(target))
 
-    def event(self, e) -> bool:
-        if e.type() == QEvent.Type.FontChange:
-            self.doItemsLayout()
-        return super().event(e)
