@@ -41,7 +41,7 @@ def test_the_queue_streams_lines_shows_progress_and_saves(qtbot, window, store, 
     assert shown == [s.text for s in current.segments]
     assert "send me some information" in " ".join(shown).lower()
     assert window.library_model.call_at(window.library_model.row_of(plain_call)).transcript_status == "whisper"
-    assert "<td>whisper</td>" in window.view.call_info.text()  # the Call tab says so too
+    assert window.view.call_info.value("Transcript") == "whisper"  # the Call tab says so too
     assert not ctl.bar.isVisible()
 
 
@@ -172,3 +172,17 @@ def test_transcription_settings_are_stored(qtbot, window, store, tmp_path):
 
     save_preferences(store, dialog.preferences())
     assert load_preferences(store).language == "de"
+
+
+def test_the_progress_line_does_not_push_the_library_aside(qtbot, window, plain_call):
+    ctl = install_transcription(window)
+    window.open_call(plain_call)
+    window.resize(1280, 800)  # a laptop's screen
+    window.show()
+    qtbot.waitExposed(window)
+    library_width = window.library.width()
+    assert library_width >= 200
+    ctl.bar.show_progress("Transcribing on this computer… 24% (0:35 of 2:21) · 0:12 left", 0.24)
+    qtbot.wait(50)
+    assert ctl.bar.isVisible() and "24%" in ctl.bar.label.text()
+    assert window.library.width() >= library_width - 2  # the library keeps its room

@@ -18,6 +18,9 @@ class TranscriptionBar(QWidget):
         self.setObjectName("transcriptionBar")
         self.label = QLabel()
         self.label.setObjectName("transcriptionStatus")
+        # Wraps rather than widening the transcript: unwrapped, the progress line pushed the library
+        # aside to a sliver while the demo call transcribed on the first start.
+        self.label.setWordWrap(True)
         self.progress = QProgressBar()
         self.progress.setObjectName("transcriptionProgress")
         self.progress.setRange(0, 1000)
