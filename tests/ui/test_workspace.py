@@ -30,6 +30,14 @@ def test_the_library_lists_filters_and_opens_calls(qtbot, window, store, demo_ca
     assert window.view.heading.text() == "Pipeline Review"
     assert window.view.show_transcript  # no transcript: the hint is shown instead
     assert window.view.transcript_empty.isVisible()
+    # The Call tab shows the open call's details, and the next call's when the coach switches.
+    info = window.view.call_info
+    assert info.value("Title") == "Pipeline Review" and info.value("Rep") == "Sam Seller"
+    assert info.value("Transcript") == "none" and info.value("File") == str(tone)
+    assert [name for name, _ in info.rows()] == ["Title", "Rep", "Manager", "Recorded", "Length", "Source",
+                                                 "Channels", "Transcript", "File"]
+    window.open_call(demo_call)
+    assert info.value("Title") == "Acme discovery" and info.value("Rep") != "Sam Seller"
 
 
 def test_opening_a_file_adds_it_and_reopening_it_is_the_same_call(window, store, tmp_path):

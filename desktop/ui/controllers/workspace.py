@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
@@ -130,9 +129,7 @@ class WorkspaceController(QObject):
                 ("Length", format_ms(call.duration_ms)), ("Source", call.source or "—"),
                 ("Channels", str(call.channels or "—")), ("Transcript", call.transcript_status),
                 ("File", call.media_path or "not on this computer")]
-        self.view.call_info.setText("<table cellspacing=4>" + "".join(
-            f"<tr><td><b>{html.escape(k)}</b></td><td>{html.escape(str(val))}</td></tr>" for k, val in rows)
-            + "</table>")
+        self.view.call_info.set_rows([(k, str(val)) for k, val in rows])
 
     def remember_position(self) -> None:
         """Where the coach was in this call (UI state), to come back there next time."""

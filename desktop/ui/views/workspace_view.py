@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QSplitter, QTabWidget, QVBoxLayout
 
 from desktop.ui.actions import ActionRegistry
 from desktop.ui.models.moments_model import MomentsModel
+from desktop.ui.widgets.call_info import CallInfo
 from desktop.ui.widgets.find_bar import FindBar
 from desktop.ui.widgets.moments_panel import MomentsPanel
 from desktop.ui.widgets.player_bar import PlayerBar
@@ -62,12 +63,7 @@ class WorkspaceView(QWidget):
         self.inspector = QTabWidget()
         self.inspector.setObjectName("inspector")
         self.inspector.setDocumentMode(True)
-        self.call_info = QLabel()
-        self.call_info.setObjectName("callInfo")
-        self.call_info.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        self.call_info.setWordWrap(True)
-        self.call_info.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.call_info.setMargin(8)
+        self.call_info = CallInfo()
         self.inspector.addTab(self.call_info, "Call")
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)

@@ -1,0 +1,48 @@
+"""The Call tab: the open call's details, one plain label per name and value.
+
+Plain labels in a form, not one rich-text label holding an HTML table: Qt lays a
+word-wrapped rich-text label out again for every width it is asked about, and
+that table was the costliest thing in showing the window.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFormLayout, QLabel, QWidget
+
+
+class CallInfo(QWidget):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("callInfo")
+        self._form = QFormLayout(self)
+        self._form.setContentsMargins(10, 10, 10, 10)
+        self._form.setHorizontalSpacing(12)
+        self._form.setVerticalSpacing(4)
+        self._values: dict[str, QLabel] = {}
+
+    def set_rows(self, rows: list[tuple[str, str]]) -> None:
+        """Show these (name, value) pairs, in this order."""
+        if list(self._values) != [name for name, _ in rows]:
+            while self._form.rowCount():
+                self._form.removeRow(0)
+            self._values = {}
+            for name, _ in rows:
+                key = QLabel(name)
+                key.setObjectName("infoKey")
+                value = QLabel()
+                value.setObjectName("infoValue")
+                value.setWordWrap(True)  # a long file path wraps instead of widening the tab
+                value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+                value.setTextFormat(Qt.TextFormat.PlainText)
+                self._form.addRow(key, value)
+                self._values[name] = value
+        for name, text in rows:
+            self._values[name].setText(text)
+
+    def value(self, name: str) -> str | None:
+        label = self._values.get(name)
+        return label.text() if label is not None else None
+
+    def rows(self) -> list[tuple[str, str]]:
+        return [(name, label.text()) for name, label in self._values.items()]
