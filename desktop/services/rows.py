@@ -60,6 +60,46 @@ class SegmentRow:
         return out
 
 
+_WORDS = SegmentRow.__dict__["words"]  # the slot under SegmentRow.words
+
+
+class StoredSegmentRow(SegmentRow):
+    """A line read from the store: its word timings stay JSON text until something reads ``words``.
+
+    A Whisper transcript has word timings on every line; decoding them all took longer than the rest
+    of opening a long call, and only a click on a word, a quote or an export needs them. Reads and
+    writes of ``words`` behave as on any SegmentRow, and it compares equal to one with the same values.
+    """
+
+    __slots__ = ("_words_json",)
+
+    def __init__(self, start_ms: int, end_ms: int, speaker: str | None, text: str, words: list | None = None,
+                 id: int | None = None, *, words_json: str | None = None):  # noqa: A002 - the field's name
+        SegmentRow.__init__(self, start_ms, end_ms, speaker, text, words, id)
+        self._words_json = None if words_json in (None, "null") else words_json
+
+    @property
+    def words(self) -> list | None:
+        raw = self._words_json
+        if raw is not None:
+            self._words_json = None
+            _WORDS.__set__(self, json.loads(raw))
+        return _WORDS.__get__(self)
+
+    @words.setter
+    def words(self, value: list | None) -> None:
+        self._words_json = None
+        _WORDS.__set__(self, value)
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, SegmentRow):
+            return NotImplemented
+        return ((self.start_ms, self.end_ms, self.speaker, self.text, self.words, self.id)
+                == (other.start_ms, other.end_ms, other.speaker, other.text, other.words, other.id))
+
+    __hash__ = None
+
+
 @dataclass
 class TranscriptRow:
     id: int
@@ -113,12 +153,6 @@ def stamp(created: datetime | str) -> str:
     return value.isoformat() + "Z"
 
 
-def _decode_words(raw: str | None) -> list | None:
-    if raw is None or raw == "null":
-        return None
-    return json.loads(raw)
-
-
 # --- calls ------------------------------------------------------------------------------------------
 
 _CALL_COLUMNS = """
@@ -170,9 +204,8 @@ def current_transcript(store, call_id: int, transcript_id: int | None = None) ->
         return None
     names = dict(con.execute("SELECT label, name FROM speaker WHERE call_id = ?", (int(call_id),)))
     get = names.get
-    # Words stay JSON text until asked for: most lines have none, and decoding every row costs more
-    # than the rest of opening a long call.
-    segments = [SegmentRow(start, end, get(spk, spk), text, _decode_words(words), sid)
+    # Word timings stay JSON text until asked for (StoredSegmentRow).
+    segments = [StoredSegmentRow(start, end, get(spk, spk), text, None, sid, words_json=words)
                 for sid, start, end, spk, text, words in con.execute(
                     "SELECT id, start_ms, end_ms, speaker, text, words FROM segment WHERE transcript_id = ? "
                     "ORDER BY start_ms, id", (head[0],))]

@@ -28,7 +28,7 @@ the disk cache (the app drew it once before).
   waveform drawn and every panel made.
 
 The media is a long silent FLAC made with sox; the data goes into a temporary
-store. Run alone: ``.venv/bin/python -m tests.benchmarks.bench_workspace [--quick]``.
+store. Every transcript line has word timings, as a Whisper transcript has. Run alone: ``.venv/bin/python -m tests.benchmarks.bench_workspace [--quick]``.
 """
 
 from __future__ import annotations
@@ -66,11 +66,16 @@ def _fill_store(home: Path, media: list[Path], segments: int, moments: int) -> l
             call, _ = calls.add_call(store, path, title=f"Long call {n + 1}", rep="Riley Rep",
                                      manager="Morgan Manager")
             step = call.duration_ms // segments
-            words = "so tell me how your team reports on delivery performance today and who signs off".split()
-            rows = [SegmentRow(i * step, i * step + step - 200, "Riley" if i % 2 else "Casey",
-                               " ".join(words[(i + k) % len(words)] for k in range(14)))
-                    for i in range(segments)]
-            transcripts.save_transcript(store, call.id, rows, origin="import")
+            vocabulary = "so tell me how your team reports on delivery performance today and who signs off".split()
+            rows = []
+            for i in range(segments):
+                # As Whisper leaves a line: fourteen words, each with its times and probability.
+                words = [{"start_ms": i * step + k * 150, "end_ms": i * step + k * 150 + 140,
+                          "text": vocabulary[(i + k) % len(vocabulary)], "probability": 0.9312}
+                         for k in range(14)]
+                rows.append(SegmentRow(i * step, i * step + step - 200, "Riley" if i % 2 else "Casey",
+                                       " ".join(w["text"] for w in words), words))
+            transcripts.save_transcript(store, call.id, rows, origin="whisper", model="tiny.en", language="en")
             gap = call.duration_ms // moments
             kinds = ["question", "answer", "missed_intervention", "next_step", "other"]
             for i in range(moments):

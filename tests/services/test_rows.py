@@ -101,3 +101,27 @@ def test_a_store_opens_and_a_call_is_read_without_sqlalchemy(store, tmp_path):
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "Call []"
+
+
+def test_lines_read_from_the_store_are_like_any_line_and_keep_their_words_as_text_until_read(store, tmp_path):
+    import dataclasses
+    import json
+
+    call, _ = calls.add_call(store, make_tone(tmp_path / "a.wav", 6.0), title="Call")
+    words = [{"start_ms": 0, "end_ms": 400, "text": "Just", "probability": 0.9},
+             {"start_ms": 400, "end_ms": 900, "text": "send.", "probability": 0.8}]
+    written = [SegmentRow(0, 900, "A", "Just send.", words), SegmentRow(1000, 2000, "B", "No words here")]
+    transcripts.save_transcript(store, call.id, written, origin="whisper")
+    first, second = rows.current_transcript(store, call.id).segments
+    # Not decoded while the call opens...
+    assert json.loads(first._words_json) == words and second._words_json is None
+    # ...and equal, either way round, to lines made in memory with the same values (ids aside).
+    ids_aside = [dataclasses.replace(s, id=None) for s in (first, second)]
+    assert ids_aside == written and written == ids_aside
+    assert first.words == words and first._words_json is None  # decoded on first read
+    assert first.to_record()["words"] == words
+    changed = dataclasses.replace(first, text="Just send it.")
+    assert changed.words == words and changed.text == "Just send it."
+    first.words = None  # a corrected line drops its word times
+    assert first.words is None and first.to_record().get("words") is None
+    assert first != written[0]

@@ -126,3 +126,17 @@ def test_a_bigger_font_gives_taller_lines(qtbot, window, demo_call):
     view.setFont(font)
     qtbot.waitUntil(lambda: view.visualRect(window.transcript_model.index(1)).height() > before * 1.5,
                     timeout=3000)
+
+
+def test_a_click_finds_the_word_in_the_shown_text_even_when_the_words_differ_in_spacing():
+    from desktop.ui.models.transcript_model import word_at
+
+    text = "Okay, so how do you report on that?"
+    words = [{"text": w, "start_ms": 100 * i} for i, w in enumerate(
+        [" Okay,", "so", "how", "do", "you", "report", "on", "that?"])]
+    assert word_at(text, words, 0)["start_ms"] == 0
+    assert word_at(text, words, text.index("report") + 2)["start_ms"] == 500
+    assert word_at(text, words, len(text))["start_ms"] == 700
+    # A word the text no longer has (an edit) is skipped, not matched somewhere else.
+    words.insert(3, {"text": "exactly", "start_ms": 999})
+    assert word_at(text, words, text.index("do"))["start_ms"] == 300

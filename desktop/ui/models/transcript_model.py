@@ -24,10 +24,32 @@ WORDS_ROLE = Qt.ItemDataRole.UserRole + 6
 
 
 def line_text(segment: SegmentRow) -> str:
-    """What the line shows: built from the word timings when there are any, so a click maps to a word."""
-    if segment.words:
-        return " ".join(str(w.get("text", "")).strip() for w in segment.words).strip()
-    return segment.text.strip()
+    """What the line shows: its text (a click finds the word in it, see ``word_at``), or its words
+    joined when it has no text of its own. The word timings are not read for this: read from the
+    store they are still JSON, and decoding every line's held up opening a long call."""
+    return segment.text.strip() or " ".join(str(w.get("text", "")).strip() for w in segment.words or ()).strip()
+
+
+def word_at(text: str, words: list[dict], char: int) -> dict | None:
+    """The word of ``words`` that character ``char`` of the shown ``text`` falls in (or just before).
+
+    The words are found in the text in order, so punctuation or spacing that differs between the
+    line's text and its word list does not shift the match.
+    """
+    pos = 0
+    found = None
+    for word in words:
+        piece = str(word.get("text", "")).strip()
+        if not piece:
+            continue
+        at = text.find(piece, pos)
+        if at < 0:
+            continue  # not in the text (an edit changed it): the next words may still be
+        found = word
+        pos = at + len(piece)
+        if char <= pos:
+            return word
+    return found
 
 
 class TranscriptModel(QStringListModel):

@@ -24,6 +24,7 @@ from desktop.ui.models.transcript_model import (
     SPEAKER_ROLE,
     START_ROLE,
     WORDS_ROLE,
+    word_at,
 )
 from desktop.ui.style import CURRENT_LINE, MATCH_LINE, SELECTED_LINE, fill_rect, speaker_colour
 
@@ -151,20 +152,9 @@ class TranscriptDelegate(QStyledItemDelegate):
         for i in range(layout.lineCount()):
             line = layout.lineAt(i)
             if line.y() <= local.y() < line.y() + line.height():
-                char = line.xToCursor(local.x())
-                return _word_start(words, char, start)
+                word = word_at(text, words, line.xToCursor(local.x()))
+                return int(word.get("start_ms", start)) if word is not None else start
         return start
-
-
-def _word_start(words: list[dict], char: int, fallback: int) -> int:
-    """The start of the word covering character ``char`` of the words joined by spaces."""
-    offset = 0
-    for w in words:
-        piece = str(w.get("text", "")).strip()
-        if char <= offset + len(piece):
-            return int(w.get("start_ms", fallback))
-        offset += len(piece) + 1
-    return fallback
 
 
 class TranscriptView(QListView):
