@@ -60,9 +60,6 @@ class SegmentRow:
         return out
 
 
-_WORDS = SegmentRow.__dict__["words"]  # the slot under SegmentRow.words
-
-
 class StoredSegmentRow(SegmentRow):
     """A line read from the store: its word timings stay JSON text until something reads ``words``.
 
@@ -71,25 +68,32 @@ class StoredSegmentRow(SegmentRow):
     writes of ``words`` behave as on any SegmentRow, and it compares equal to one with the same values.
     """
 
-    __slots__ = ("_words_json",)
+    __slots__ = ("_words", "_words_json")
 
     def __init__(self, start_ms: int, end_ms: int, speaker: str | None, text: str, words: list | None = None,
-                 id: int | None = None, *, words_json: str | None = None):  # noqa: A002 - the field's name
-        SegmentRow.__init__(self, start_ms, end_ms, speaker, text, words, id)
-        self._words_json = None if words_json in (None, "null") else words_json
+                 id: int | None = None, words_json: str | None = None):  # noqa: A002 - the field's name
+        # Set here, not through SegmentRow.__init__ and the words setter: a long call makes thousands
+        # of these while it opens. The words live in this class's own slot, behind the property.
+        self.start_ms = start_ms
+        self.end_ms = end_ms
+        self.speaker = speaker
+        self.text = text
+        self._words = words
+        self.id = id
+        self._words_json = None if words_json == "null" else words_json  # the JSON column's null
 
     @property
     def words(self) -> list | None:
         raw = self._words_json
         if raw is not None:
             self._words_json = None
-            _WORDS.__set__(self, json.loads(raw))
-        return _WORDS.__get__(self)
+            self._words = json.loads(raw)
+        return self._words
 
     @words.setter
     def words(self, value: list | None) -> None:
         self._words_json = None
-        _WORDS.__set__(self, value)
+        self._words = value
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, SegmentRow):
@@ -205,7 +209,7 @@ def current_transcript(store, call_id: int, transcript_id: int | None = None) ->
     names = dict(con.execute("SELECT label, name FROM speaker WHERE call_id = ?", (int(call_id),)))
     get = names.get
     # Word timings stay JSON text until asked for (StoredSegmentRow).
-    segments = [StoredSegmentRow(start, end, get(spk, spk), text, None, sid, words_json=words)
+    segments = [StoredSegmentRow(start, end, get(spk, spk), text, None, sid, words)
                 for sid, start, end, spk, text, words in con.execute(
                     "SELECT id, start_ms, end_ms, speaker, text, words FROM segment WHERE transcript_id = ? "
                     "ORDER BY start_ms, id", (head[0],))]
