@@ -3,8 +3,8 @@
 Each module in this package that defines `register(subparsers, common)` adds its
 sub-commands (and their names go into ``COMMANDS``: the window is told from a
 sub-command without building the parser); a handler gets `(args, ctx)` and
-returns an exit status. Problems
-the user can fix are raised as exceptions and printed as one line on stderr.
+returns an exit status. Problems the user can fix are raised as exceptions and
+printed as one line on stderr.
 """
 
 from __future__ import annotations
