@@ -128,3 +128,32 @@ def test_dragging_a_span_edge_moves_the_moment_and_requotes(qtbot, window, demo_
     moved = moments.get_moment(store, moment.id)
     assert abs(moved.end_ms - 16000) <= wf.ms_at(1) + 200  # within a pixel or so
     assert "Twenty minutes" in moved.quote  # the line at 12.3 s is now under the span
+
+
+def test_the_waveform_shows_a_new_moment_and_the_moving_playhead(qtbot, window, demo_call, store):
+    from desktop.ui.style import PLAYHEAD, kind_colour
+
+    window.open_call(demo_call)
+    wf = window.view.waveform
+    wf.resize(1000, wf.height())
+    window.playback.seek(20000)
+    window.registry[ActionId.MARK].trigger()
+    window.registry[ActionId.KIND_MISSED].trigger()
+    moment = moments.list_moments(store, demo_call)[0]
+    middle = int(wf._x((moment.start_ms + moment.end_ms) // 2))
+    # The new moment's bar is drawn in its kind's colour along the top.
+    image = wf.grab().toImage()
+    assert image.pixelColor(middle, 1).name() == kind_colour("missed_intervention").name()
+    backdrop = wf._backdrop
+    # The playhead moves over what is drawn already: only the line is drawn again.
+    wf.set_position(60000)
+    image = wf.grab().toImage()
+    x = int(round(wf._x(60000)))
+    assert PLAYHEAD.lower() in {image.pixelColor(x + d, 40).name() for d in (-1, 0, 1)}
+    assert image.pixelColor(middle, 1).name() == kind_colour("missed_intervention").name()
+    assert wf._backdrop is backdrop
+    # A change to the moments draws them again: the deleted moment's bar is gone.
+    window.registry[ActionId.DELETE_MOMENT].trigger()
+    assert moments.list_moments(store, demo_call) == []
+    image = wf.grab().toImage()
+    assert image.pixelColor(middle, 1).name() != kind_colour("missed_intervention").name()

@@ -21,6 +21,12 @@ SPEAKER_ROLE = Qt.ItemDataRole.UserRole + 3
 CURRENT_ROLE = Qt.ItemDataRole.UserRole + 4
 MATCH_ROLE = Qt.ItemDataRole.UserRole + 5
 WORDS_ROLE = Qt.ItemDataRole.UserRole + 6
+# Plain ints and flags made once: an enum member looked up on Qt's classes runs Python code, and
+# the view asks every visible line for these on each repaint.
+DISPLAY_ROLE = int(Qt.ItemDataRole.DisplayRole)
+TOOLTIP_ROLE = int(Qt.ItemDataRole.ToolTipRole)
+_LINE_FLAGS = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
+_NO_FLAGS = Qt.ItemFlag.NoItemFlags
 
 
 def line_text(segment: SegmentRow) -> str:
@@ -102,6 +108,11 @@ class TranscriptModel(QStringListModel):
     def text(self, row: int) -> str:
         return self._texts[row]
 
+    def line(self, row: int) -> tuple[SegmentRow, str, bool, bool]:
+        """What the delegate paints, in one call: the line, its text, whether it is the current
+        line and whether it matches the find."""
+        return self._segments[row], self._texts[row], row == self._current, row in self._matches
+
     # --- following playback -----------------------------------------------------
 
     @property
@@ -144,16 +155,14 @@ class TranscriptModel(QStringListModel):
 
     def flags(self, index):
         # Read-only lines (QStringListModel's are editable); corrections go through the edit dialog.
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
+        return _LINE_FLAGS if index.isValid() else _NO_FLAGS
 
-    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+    def data(self, index, role=DISPLAY_ROLE):
         if not index.isValid():
             return None
         row = index.row()
         seg = self._segments[row]
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == DISPLAY_ROLE:
             return self._texts[row]
         if role == START_ROLE:
             return seg.start_ms
@@ -167,6 +176,6 @@ class TranscriptModel(QStringListModel):
             return row in self._matches
         if role == WORDS_ROLE:
             return seg.words
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == TOOLTIP_ROLE:
             return self._texts[row]
         return None

@@ -7,7 +7,7 @@ that word when the transcript has word timings, else to the line's start.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QPainter, QTextLayout, QTextOption
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -18,29 +18,41 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.core.timefmt import format_ms
-from desktop.ui.models.transcript_model import (
-    CURRENT_ROLE,
-    MATCH_ROLE,
-    SPEAKER_ROLE,
-    START_ROLE,
-    WORDS_ROLE,
-    word_at,
-)
+from desktop.ui.models.transcript_model import START_ROLE, WORDS_ROLE, word_at
 from desktop.ui.style import CURRENT_LINE, MATCH_LINE, SELECTED_LINE, fill_rect, speaker_colour
 
 TEXT_LINES = 2
 GUTTER_PX = 118
 PAD = 6
+_TIME_FLAGS = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+_SPEAKER_FLAGS = int(Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextSingleLine)
+_LOOK_CHANGES = (QEvent.Type.FontChange, QEvent.Type.PaletteChange, QEvent.Type.StyleChange)
 
 
 class TranscriptDelegate(QStyledItemDelegate):
+    """Paints a line: time and speaker in the gutter, up to two lines of text beside them.
+
+    Scrolling repaints every visible line each frame, and every Qt call from Python costs more than
+    the drawing it asks for: the fonts, colours and text option are made once per font and palette
+    (``forget_look`` when they change), and the line comes from the model in one call.
+    """
+
     def __init__(self, parent=None):
         super().__init__(parent)
         self._speakers: dict[str, int] = {}
+        self._speaker_colours: dict[str, QColor] = {}
+        self._elided: dict[str, str] = {}
+        self._look: tuple | None = None
         self.query = ""
 
     def reset_speakers(self) -> None:
         self._speakers.clear()
+        self._speaker_colours.clear()
+
+    def forget_look(self) -> None:
+        """The view's font, palette or style changed: make the fonts and colours again."""
+        self._look = None
+        self._elided.clear()
 
     def row_height(self, option_font: QFont) -> int:
         from PySide6.QtGui import QFontMetrics
@@ -54,11 +66,28 @@ class TranscriptDelegate(QStyledItemDelegate):
         return QRectF(rect.left() + GUTTER_PX, rect.top() + PAD, max(10, rect.width() - GUTTER_PX - PAD),
                       rect.height() - 2 * PAD)
 
+    def _text_option(self) -> QTextOption:
+        return self._look_from(None)[5]
+
+    def _look_from(self, option) -> tuple:
+        look = self._look
+        if look is None:
+            view = self.parent()
+            font = QFont(option.font if option is not None else view.font())
+            palette = option.palette if option is not None else view.palette()
+            small = QFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+            small.setPointSizeF(max(7.0, font.pointSizeF() - 1))
+            bold = QFont(font)
+            bold.setBold(True)
+            wrap = QTextOption()
+            wrap.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+            look = self._look = (font, small, bold, palette.text().color(), palette.placeholderText().color(),
+                                 wrap, QColor(CURRENT_LINE), QColor(MATCH_LINE), QColor(SELECTED_LINE))
+        return look
+
     def layout_text(self, text: str, font: QFont, rect: QRectF) -> QTextLayout:
         layout = QTextLayout(text, font)
-        opt = QTextOption()
-        opt.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
-        layout.setTextOption(opt)
+        layout.setTextOption(self._text_option())
         layout.beginLayout()
         y = 0.0
         for _ in range(TEXT_LINES):
@@ -71,54 +100,56 @@ class TranscriptDelegate(QStyledItemDelegate):
         layout.endLayout()
         return layout
 
+    def _speaker_label(self, speaker: str, painter: QPainter) -> tuple[QColor, str]:
+        colour = self._speaker_colours.get(speaker)
+        if colour is None:
+            colour = self._speaker_colours[speaker] = speaker_colour(speaker, self._speakers)
+        label = self._elided.get(speaker)
+        if label is None:
+            label = self._elided[speaker] = painter.fontMetrics().elidedText(
+                speaker, Qt.TextElideMode.ElideRight, GUTTER_PX - PAD - 8)
+        return colour, label
+
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
-        painter.save()
+        seg, text, current, match = index.model().line(index.row())
+        font, small, bold, text_colour, time_colour, _wrap, current_fill, match_fill, selected_fill = (
+            self._look or self._look_from(option))
         rect = option.rect
+        painter.save()
         # The view's selection, not option.state: reading that makes PySide build all of QStyle's
         # enums (a hundredth of a second at the first paint).
         view = self.parent()
-        selected = bool(view is not None and view.selectionModel() is not None
-                        and view.selectionModel().isSelected(index))
-        if index.data(CURRENT_ROLE):
-            fill_rect(painter, rect, QColor(CURRENT_LINE))
-        elif index.data(MATCH_ROLE):
-            fill_rect(painter, rect, QColor(MATCH_LINE))
-        if selected:
-            fill_rect(painter, QRectF(rect.left(), rect.top(), 3, rect.height()), QColor(SELECTED_LINE))
-        font = QFont(option.font)
-        small = QFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        small.setPointSizeF(max(7.0, font.pointSizeF() - 1))
+        selection = view.selectionModel() if view is not None else None
+        if current:
+            fill_rect(painter, rect, current_fill)
+        elif match:
+            fill_rect(painter, rect, match_fill)
+        if selection is not None and selection.isSelected(index):
+            fill_rect(painter, QRectF(rect.left(), rect.top(), 3, rect.height()), selected_fill)
+        left, top = rect.left() + PAD + 4, rect.top() + PAD
         painter.setFont(small)
-        painter.setPen(option.palette.placeholderText().color())
-        painter.drawText(QRectF(rect.left() + PAD + 4, rect.top() + PAD, GUTTER_PX, 16),
-                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, format_ms(index.data(START_ROLE)))
-        speaker = index.data(SPEAKER_ROLE)
-        if speaker:
-            bold = QFont(font)
-            bold.setBold(True)
+        painter.setPen(time_colour)
+        painter.drawText(QRectF(left, top, GUTTER_PX, 16), _TIME_FLAGS, format_ms(seg.start_ms))
+        if seg.speaker:
             painter.setFont(bold)
-            painter.setPen(speaker_colour(speaker, self._speakers))
-            painter.drawText(QRectF(rect.left() + PAD + 4, rect.top() + PAD + 17, GUTTER_PX - PAD - 8, 18),
-                             Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextSingleLine,
-                             painter.fontMetrics().elidedText(speaker, Qt.TextElideMode.ElideRight,
-                                                              GUTTER_PX - PAD - 8))
-        text = index.data(Qt.ItemDataRole.DisplayRole) or ""
+            colour, label = self._speaker_label(seg.speaker, painter)
+            painter.setPen(colour)
+            painter.drawText(QRectF(left, top + 17, GUTTER_PX - PAD - 8, 18), _SPEAKER_FLAGS, label)
         box = self.text_rect(rect)
         layout = self.layout_text(text, font, box)
-        painter.setPen(option.palette.text().color())
-        shown = sum(layout.lineAt(i).textLength() for i in range(layout.lineCount()))
-        if shown < len(text) and layout.lineCount():
+        painter.setPen(text_colour)
+        count = layout.lineCount()
+        last = layout.lineAt(count - 1) if count else None
+        if last is not None and last.textStart() + last.textLength() < len(text):
             # more than fits: draw what fits, end the last line with an ellipsis
-            last = layout.lineAt(layout.lineCount() - 1)
-            for i in range(layout.lineCount() - 1):
+            for i in range(count - 1):
                 layout.lineAt(i).draw(painter, box.topLeft())
             rest = text[last.textStart():]
             painter.setFont(font)
             painter.drawText(QPointF(box.left(), box.top() + last.y() + last.ascent()),
                              painter.fontMetrics().elidedText(rest, Qt.TextElideMode.ElideRight, int(box.width())))
         else:
-            formats = self._match_formats(text)
-            layout.draw(painter, box.topLeft(), formats)
+            layout.draw(painter, box.topLeft(), self._match_formats(text))
         painter.restore()
 
     def _match_formats(self, text: str):
@@ -182,6 +213,11 @@ class TranscriptView(QListView):
         self._pending_scroll = QTimer(self, singleShot=True, interval=0)
         self._pending_scroll.timeout.connect(self.scroll_to_current)
         self._scroll_when_shown = False
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - state changes only (not every event)
+        if event.type() in _LOOK_CHANGES:
+            self.delegate.forget_look()
+        super().changeEvent(event)
 
     # --- follow -----------------------------------------------------------------------------
 

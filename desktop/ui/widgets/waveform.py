@@ -3,6 +3,11 @@
 Click to seek; drag a span's edge to move it (written when the mouse is let
 go); Ctrl+wheel zooms around the pointer, the wheel pans. Stereo dialer calls
 show the left channel (usually the rep) above the line, the right below.
+
+Everything but the playhead is drawn once into a pixmap and kept until it
+changes (peaks, moments, selection, view, size, palette): the playhead moves
+many times a second while a call plays, and each move repaints a strip that
+would otherwise run the whole drawing of 200 moments and every peak column.
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ class WaveformTimeline(QWidget):
         self._status = ""
         self._drag: tuple[Span, str] | None = None  # span, "start" | "end"
         self._scrubbing = False
+        self._backdrop = None  # QPixmap: all but the playhead, drawn when something in it changed
 
     # --- content ------------------------------------------------------------------------
 
@@ -60,7 +66,7 @@ class WaveformTimeline(QWidget):
             self._duration = ms
             self._view = (0, ms)
             self._columns = None
-            self.update()
+            self._redraw()
 
     def duration(self) -> int:
         return self._duration
@@ -71,7 +77,7 @@ class WaveformTimeline(QWidget):
         if peaks is not None and not self._duration:
             self.set_duration(peaks.duration_ms)
         self._columns = None
-        self.update()
+        self._redraw()
 
     def has_peaks(self) -> bool:
         return self._peaks is not None
@@ -79,15 +85,15 @@ class WaveformTimeline(QWidget):
     def set_status(self, text: str) -> None:
         """A line shown while peaks are computed, or why there are none."""
         self._status = text
-        self.update()
+        self._redraw()
 
     def set_moments(self, moments) -> None:
         self._spans = [Span(m.id, m.start_ms, m.end_ms, m.kind) for m in moments]
-        self.update()
+        self._redraw()
 
     def select_moment(self, moment_id: int | None) -> None:
         self._selected = moment_id
-        self.update()
+        self._redraw()
 
     def set_position(self, ms: int) -> None:
         old_x = self._x(self._position)
@@ -131,7 +137,7 @@ class WaveformTimeline(QWidget):
     def _set_view(self, start: int, end: int) -> None:
         self._view = (int(start), int(end))
         self._columns = None
-        self.update()
+        self._redraw()
 
     def _span_edge_at(self, x: float) -> tuple[Span, str] | None:
         for span in self._spans:
@@ -170,8 +176,35 @@ class WaveformTimeline(QWidget):
         self._columns = cols
         return cols
 
+    def _redraw(self) -> None:
+        """Something under the playhead changed: draw it again at the next paint."""
+        self._backdrop = None
+        self.update()
+
+    def changeEvent(self, event) -> None:  # noqa: N802
+        self._backdrop = None  # palette, font or style: the colours and the ruler's text follow them
+        super().changeEvent(event)
+
     def paintEvent(self, event) -> None:  # noqa: N802
+        backdrop = self._backdrop
+        ratio = self.devicePixelRatioF()
+        if backdrop is None or backdrop.size() != self.size() * ratio:
+            from PySide6.QtGui import QPixmap  # here: the class is not needed before the first paint
+
+            backdrop = QPixmap(self.size() * ratio)
+            backdrop.setDevicePixelRatio(ratio)
+            inner = QPainter(backdrop)
+            self._paint_backdrop(inner)
+            inner.end()
+            self._backdrop = backdrop
         p = QPainter(self)
+        p.drawPixmap(0, 0, backdrop)
+        x = self._x(self._position)
+        p.setPen(QPen(QColor(PLAYHEAD), 2))
+        p.drawLine(QPointF(x, 0), QPointF(x, self.height()))
+        p.end()
+
+    def _paint_backdrop(self, p: QPainter) -> None:
         rect = self.rect()
         wave = QRectF(0, 0, rect.width(), rect.height() - RULER_PX)
         fill_rect(p, rect, self.palette().color(QPalette.ColorRole.Base))
@@ -195,10 +228,6 @@ class WaveformTimeline(QWidget):
                 p.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
                 p.drawText(wave, Qt.AlignmentFlag.AlignCenter, self._status)
         self._paint_ruler(p, rect)
-        x = self._x(self._position)
-        p.setPen(QPen(QColor(PLAYHEAD), 2))
-        p.drawLine(QPointF(x, 0), QPointF(x, rect.height()))
-        p.end()
 
     def _paint_spans(self, p: QPainter, wave: QRectF) -> None:
         # 200 moments on a long call: plain floats, each colour made once, areas and edges drawn in
@@ -258,6 +287,7 @@ class WaveformTimeline(QWidget):
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         self._columns = None
+        self._backdrop = None
         super().resizeEvent(event)
 
     # --- mouse ----------------------------------------------------------------------------
@@ -286,7 +316,7 @@ class WaveformTimeline(QWidget):
                 span.start_ms = min(ms, span.end_ms - MIN_SPAN_MS)
             else:
                 span.end_ms = max(ms, span.start_ms + MIN_SPAN_MS)
-            self.update()
+            self._redraw()
         elif self._scrubbing:
             self.seek_requested.emit(self.ms_at(x))
         else:
