@@ -22,6 +22,9 @@ the disk cache (the app drew it once before).
   ``empty_window_ms`` is showing an empty QMainWindow in that same process, and
   ``open_call_inapp_ratio`` the ratio of the two (for reference: an empty
   window in a process that is already up takes a few milliseconds).
+- ``transcript_frame_ms``: repainting every visible transcript line (what each step of
+  a scroll costs), and ``playhead_frame_ms`` the waveform when the playhead moves,
+  with that call open; medians of 40.
 - ``switch_call_ms``: median time to switch between two calls already opened
   once in this session, until painted with the recording loaded.
 - ``rss_mb_open_call``: resident memory of the app with that call open, its
@@ -145,6 +148,8 @@ def run(quick: bool) -> dict[str, float]:
         "open_call_ms": round(in_app["open_ms"], 1),
         "empty_window_ms": round(in_app["empty_ms"], 1),
         "open_call_inapp_ratio": round(in_app["open_ms"] / in_app["empty_ms"], 3),
+        "transcript_frame_ms": round(in_app["transcript_frame_ms"], 2),
+        "playhead_frame_ms": round(in_app["playhead_frame_ms"], 2),
         "switch_call_ms": round(switch["switch_ms_p50"], 1),
         "switch_call_ms_max": round(switch["switch_ms_max"], 1),
         "rss_mb_open_call": round(memory["rss_mb"], 1),
@@ -324,10 +329,35 @@ def _child_inapp(call_id: int, other_id: int, repeats: int) -> dict:
         opens.append((time.perf_counter() - t0) * 1000)
         window.open_call(other_id)  # back, so the next open is a switch to a call not shown
         _until(app, lambda: window.view.waveform.has_peaks() and window.playback._pending is None)
+    window.open_call(call_id)
+    _until(app, _interactive(window, paint))
+    frames = _frames(window)
     window.close()
     store.close()
     return {"open_ms": statistics.median(opens), "empty_ms": statistics.median(empties),
-            "opens": opens, "empties": empties}
+            "opens": opens, "empties": empties, **frames}
+
+
+def _frames(window, repeats: int = 40) -> dict:
+    """What a repaint costs with the 2-hour call open: every visible transcript line (a scroll step),
+    and the waveform when the playhead moves (many times a second while the call plays)."""
+    from PySide6.QtGui import QPixmap
+
+    view = window.view.transcript.viewport()
+    wave = window.view.waveform
+    lines, heads = [], []
+    target = QPixmap(view.size())
+    for i in range(repeats):
+        t0 = time.perf_counter()
+        view.render(target)
+        lines.append((time.perf_counter() - t0) * 1000)
+    strip = QPixmap(wave.size())
+    for i in range(repeats):
+        wave.set_position(60_000 + i * 50)
+        t0 = time.perf_counter()
+        wave.render(strip)
+        heads.append((time.perf_counter() - t0) * 1000)
+    return {"transcript_frame_ms": statistics.median(lines), "playhead_frame_ms": statistics.median(heads)}
 
 
 def _child_switch(first: int, second: int) -> dict:
