@@ -10,7 +10,7 @@ the disk cache (the app drew it once before).
   ÷ a fresh process that shows an empty PySide6 QMainWindow until its event
   loop is idle. Imports counted on both sides; timed from the parent's spawn to
   the instant the child reports (CLOCK_MONOTONIC is system-wide); interleaved,
-  medians (``cold_open_s``, ``cold_empty_s``).
+  medians of 11 (3 with --quick) (``cold_open_s``, ``cold_empty_s``).
 - ``cold_complete_ratio`` / ``cold_complete_s``: the same start until the rest
   of the workspace is there too: the waveform drawn from its cache and the
   recording open in VLC (both start after the first paint).
@@ -117,7 +117,7 @@ def run(quick: bool) -> dict[str, float]:
     subprocess.run([sys.executable, "-m", "compileall", "-q", "desktop", "db", "tests"], cwd=REPO,
                    check=True, capture_output=True)
     hours = 2
-    repeats = 3 if quick else 7
+    repeats = 3 if quick else 11  # medians of 11: the machines drift by a tenth within a minute
     with tempfile.TemporaryDirectory(prefix="callmark-bench-ws-") as tmp:
         tmp_path = Path(tmp)
         media = [_make_media(tmp_path / "long-a.flac", hours * 3600),
