@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import threading
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
@@ -60,20 +61,57 @@ class SegmentRow:
         return out
 
 
-class StoredSegmentRow(SegmentRow):
-    """A line read from the store: its word timings stay JSON text until something reads ``words``.
+class _TranscriptWords:
+    """Where a stored transcript's word timings are: read for all its lines at once, on first need.
 
-    A Whisper transcript has word timings on every line; decoding them all took longer than the rest
-    of opening a long call, and only a click on a word, a quote or an export needs them. Reads and
-    writes of ``words`` behave as on any SegmentRow, and it compares equal to one with the same values.
+    Opening a call reads its lines from an index that holds what a line shows (migration 0003); the
+    word timings, most of each row, are read only when something asks a line for its words: a click
+    on a word, a quote, an export.
+    """
+
+    __slots__ = ("_store", "_transcript_id", "_rows", "_lock")
+
+    def __init__(self, store, transcript_id: int):
+        self._store = store
+        self._transcript_id = transcript_id
+        self._rows: tuple = ()
+        self._lock = threading.Lock()
+
+    def hold(self, rows: list) -> None:
+        """The lines to give their words to (a copy: the workspace may take some out before then)."""
+        self._rows = tuple(rows)
+
+    def read(self) -> None:
+        """Give every line its words' JSON (None for a line without word timings)."""
+        with self._lock:
+            rows = self._rows
+            if rows is None:
+                return
+            found = dict(self._store.reader().execute("SELECT id, words FROM segment WHERE transcript_id = ?",
+                                                       (self._transcript_id,)))
+            for row in rows:
+                if row._words_json is self:
+                    raw = found.get(row.id)
+                    row._words_json = None if raw == "null" else raw
+            self._rows = None
+
+
+class StoredSegmentRow(SegmentRow):
+    """A line read from the store: its word timings stay in the store, then JSON text, until read.
+
+    A Whisper transcript has word timings on every line; reading and decoding them all took longer
+    than the rest of opening a long call, and only a click on a word, a quote or an export needs
+    them. Reads and writes of ``words`` behave as on any SegmentRow, and it compares equal to one
+    with the same values.
     """
 
     __slots__ = ("_words", "_words_json")
 
     def __init__(self, start_ms: int, end_ms: int, speaker: str | None, text: str, words: list | None = None,
-                 id: int | None = None, words_json: str | None = None):  # noqa: A002 - the field's name
+                 id: int | None = None, words_json=None):  # noqa: A002 - the field's name
         # Set here, not through SegmentRow.__init__ and the words setter: a long call makes thousands
         # of these while it opens. The words live in this class's own slot, behind the property.
+        # ``words_json``: the column's JSON text, or the transcript's _TranscriptWords to read it from.
         self.start_ms = start_ms
         self.end_ms = end_ms
         self.speaker = speaker
@@ -86,6 +124,11 @@ class StoredSegmentRow(SegmentRow):
     def words(self) -> list | None:
         raw = self._words_json
         if raw is not None:
+            if raw.__class__ is _TranscriptWords:
+                raw.read()  # every line of the transcript gets its JSON now
+                raw = self._words_json
+                if raw is None:
+                    return self._words
             self._words_json = None
             self._words = json.loads(raw)
         return self._words
@@ -208,11 +251,14 @@ def current_transcript(store, call_id: int, transcript_id: int | None = None) ->
         return None
     names = dict(con.execute("SELECT label, name FROM speaker WHERE call_id = ?", (int(call_id),)))
     get = names.get
-    # Word timings stay JSON text until asked for (StoredSegmentRow).
-    segments = [StoredSegmentRow(start, end, get(spk, spk), text, None, sid, words)
-                for sid, start, end, spk, text, words in con.execute(
-                    "SELECT id, start_ms, end_ms, speaker, text, words FROM segment WHERE transcript_id = ? "
-                    "ORDER BY start_ms, id", (head[0],))]
+    # The lines come from the index ix_segment_lines alone; their word timings are read on first
+    # need (StoredSegmentRow, _TranscriptWords).
+    words = _TranscriptWords(store, head[0])
+    segments: list[SegmentRow] = [StoredSegmentRow(start, end, get(spk, spk), text, None, sid, words)
+                                  for sid, start, end, spk, text in con.execute(
+                                      "SELECT id, start_ms, end_ms, speaker, text FROM segment "
+                                      "WHERE transcript_id = ? ORDER BY start_ms, id", (head[0],))]
+    words.hold(segments)
     return TranscriptRow(head[0], int(call_id), head[1], head[2], head[3], segments)
 
 

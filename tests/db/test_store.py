@@ -49,6 +49,10 @@ def test_old_revision_is_backed_up_then_upgraded(tmp_path):
     with store.read() as s:
         hits = s.execute(text("SELECT rowid FROM segment_fts WHERE segment_fts MATCH 'budget'")).all()
     assert hits == [(1,)]
+    # and a transcript's lines are read from the index that holds them (0003), which replaced the old one
+    indexes = {r[0] for r in store.reader().execute(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'segment'")}
+    assert "ix_segment_lines" in indexes and "ix_segment_transcript_start" not in indexes
     store.close()
 
 

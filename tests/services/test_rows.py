@@ -103,7 +103,7 @@ def test_a_store_opens_and_a_call_is_read_without_sqlalchemy(store, tmp_path):
     assert out.stdout.strip() == "Call []"
 
 
-def test_lines_read_from_the_store_are_like_any_line_and_keep_their_words_as_text_until_read(store, tmp_path):
+def test_lines_read_from_the_store_are_like_any_line_and_read_their_words_when_asked(store, tmp_path):
     import dataclasses
     import json
 
@@ -113,7 +113,10 @@ def test_lines_read_from_the_store_are_like_any_line_and_keep_their_words_as_tex
     written = [SegmentRow(0, 900, "A", "Just send.", words), SegmentRow(1000, 2000, "B", "No words here")]
     transcripts.save_transcript(store, call.id, written, origin="whisper")
     first, second = rows.current_transcript(store, call.id).segments
-    # Not decoded while the call opens...
+    # Not read while the call opens...
+    assert not isinstance(first._words_json, str) and not isinstance(second._words_json, str)
+    # ...then every line's words come in at once, as text until decoded...
+    assert second.words is None
     assert json.loads(first._words_json) == words and second._words_json is None
     # ...and equal, either way round, to lines made in memory with the same values (ids aside).
     ids_aside = [dataclasses.replace(s, id=None) for s in (first, second)]
@@ -125,3 +128,30 @@ def test_lines_read_from_the_store_are_like_any_line_and_keep_their_words_as_tex
     first.words = None  # a corrected line drops its word times
     assert first.words is None and first.to_record().get("words") is None
     assert first != written[0]
+
+
+def test_a_line_gets_its_words_after_the_workspace_let_it_go_and_after_the_store_closed(store, tmp_path):
+    call, _ = calls.add_call(store, make_tone(tmp_path / "a.wav", 6.0), title="Call")
+    words = [{"start_ms": 0, "end_ms": 400, "text": "Just", "probability": 0.9}]
+    transcripts.save_transcript(store, call.id, [SegmentRow(0, 900, "A", "Just.", words),
+                                                 SegmentRow(1000, 2000, "B", "Later.", words)], origin="whisper")
+    lines = rows.current_transcript(store, call.id).segments
+    kept = lines.pop(0)  # the list the transcript came in no longer holds this line
+    store.close()
+    assert kept.words == words and lines[0].words == words
+
+
+def test_opening_a_transcript_reads_its_lines_from_the_index_alone(store, tmp_path):
+    """The lines' query touches no table row, so none of the word timings that make up most of one."""
+    call, _ = calls.add_call(store, make_tone(tmp_path / "a.wav", 6.0), title="Call")
+    transcripts.save_transcript(store, call.id, [SegmentRow(0, 900, "A", "Just.")], origin="whisper")
+    seen = []
+    con = store.reader()
+    con.set_trace_callback(seen.append)
+    try:
+        rows.current_transcript(store, call.id)
+    finally:
+        con.set_trace_callback(None)
+    query = next(q for q in seen if "FROM segment" in q)
+    plan = " ".join(str(r[-1]) for r in con.execute("EXPLAIN QUERY PLAN " + query))
+    assert "COVERING INDEX ix_segment_lines" in plan, plan
