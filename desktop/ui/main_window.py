@@ -151,6 +151,7 @@ class MainWindow(QMainWindow):
 
     def _unless_shown(self) -> None:
         if not self.isVisible() and self._first_paint.waiting:
+            self._remember_last_call()
             self.playback.release_loads()
             self.waveforms.release()
 
@@ -158,6 +159,7 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(0, self, self._painted)  # once the whole window is painted, not inside the paint
 
     def _painted(self) -> None:
+        self._remember_last_call()
         self.playback.release_loads()  # VLC opens the recording now (a play key before this opens it at once)
         self.waveforms.release()
         if self.waveforms.busy:  # the waveform first: the warm-up would share the interpreter with it
@@ -239,7 +241,15 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{call.title} — Callmark")
         self.library_model.update_call(call)
         self.library.select_call(call.id)
-        qsettings().setValue(SettingsKey.LAST_CALL.value, call.id)
+        if not self._first_paint.waiting:
+            self._remember_last_call()
+        # else once the window is painted (_painted), or at close: writing the settings file
+        # held up the first paint of the call the app starts on.
+
+    def _remember_last_call(self) -> None:
+        call = self.workspace.call
+        if call is not None:
+            qsettings().setValue(SettingsKey.LAST_CALL.value, call.id)
 
     # --- messages ---------------------------------------------------------------------------------
 
@@ -287,6 +297,8 @@ class MainWindow(QMainWindow):
         s.setValue(SettingsKey.WORK_SPLITTER.value, self.view.splitter.saveState())
         s.setValue(SettingsKey.SIDE_SPLITTER.value, self.view.side.saveState())
         s.setValue(SettingsKey.LIBRARY_VISIBLE.value, not self.library.isHidden())
+        if self.workspace.call is not None:
+            s.setValue(SettingsKey.LAST_CALL.value, self.workspace.call.id)
         s.sync()
 
     # --- Qt events ---------------------------------------------------------------------------------

@@ -36,6 +36,10 @@ def test_the_library_lists_filters_and_opens_calls(qtbot, window, store, demo_ca
     assert info.value("Transcript") == "none" and info.value("File") == str(tone)
     assert [name for name, _ in info.rows()] == ["Title", "Rep", "Manager", "Recorded", "Length", "Source",
                                                  "Channels", "Transcript", "File"]
+    # The file's path can be selected with the mouse, to copy it.
+    path_label = next(w for w in info.findChildren(QLabel) if w.text() == str(tone))
+    qtbot.mouseDClick(path_label, Qt.MouseButton.LeftButton, pos=path_label.rect().center())
+    assert path_label.hasSelectedText()
     window.open_call(demo_call)
     assert info.value("Title") == "Acme discovery" and info.value("Rep") != "Sam Seller"
 
@@ -119,6 +123,25 @@ def test_layout_and_the_last_call_come_back(qtbot, make_window, store, demo_call
     third = make_window()
     assert third.library.isHidden()
     assert not third.registry[ActionId.TOGGLE_LIBRARY].isChecked()
+
+
+def test_the_last_call_is_remembered_without_closing_the_window(qtbot, store, demo_call, isolated_home, tmp_path):
+    """As the app starts: the call opened, then the window shown. Remembered once it is painted (the
+    settings file is not written before the first paint), and at once for a call opened after."""
+    from pathlib import Path
+
+    from desktop.ui.main_window import build_main_window
+    from desktop.ui.settings import SettingsKey, qsettings
+
+    other, _ = calls.add_call(store, make_tone(tmp_path / "other.wav", seconds=2))
+    window = build_main_window(store, Path(isolated_home))
+    qtbot.addWidget(window)
+    window.open_call(demo_call)
+    window.show()
+    qtbot.waitUntil(lambda: int(qsettings().value(SettingsKey.LAST_CALL.value, 0)) == demo_call)
+    window.open_call(other.id)
+    assert int(qsettings().value(SettingsKey.LAST_CALL.value, 0)) == other.id
+    window.close()
 
 
 def test_a_registered_panel_follows_the_open_call_and_can_seek(qtbot, store, demo_call, make_window):

@@ -11,6 +11,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFormLayout, QLabel, QWidget
 
 
+# Values the coach may want to copy. Only these: a selectable label keeps a whole text document
+# behind it, and nine of them were a tenth of the window's first paint.
+SELECTABLE = frozenset({"File"})
+
+
 class CallInfo(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -32,9 +37,10 @@ class CallInfo(QWidget):
                 key.setObjectName("infoKey")
                 value = QLabel()
                 value.setObjectName("infoValue")
-                value.setWordWrap(True)  # a long file path wraps instead of widening the tab
-                value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+                value.setWordWrap(True)  # a long title or file path wraps instead of widening the tab
                 value.setTextFormat(Qt.TextFormat.PlainText)
+                if name in SELECTABLE:
+                    value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
                 self._form.addRow(key, value)
                 self._values[name] = value
         for name, text in rows:
