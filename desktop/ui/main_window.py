@@ -25,7 +25,6 @@ from desktop.ui.models.moments_model import MomentsModel
 from desktop.ui.models.transcript_model import TranscriptModel
 from desktop.ui.panels import PendingPanel, WorkspaceContext, registered_panels
 from desktop.ui.settings import PlaybackPreferences, SettingsKey, qsettings
-from desktop.ui.style import style_sheet
 from desktop.ui.views.library_view import LibraryView
 from desktop.ui.views.workspace_view import WorkspaceView
 from desktop.ui.warmup import Warmup
@@ -191,9 +190,6 @@ class MainWindow(QMainWindow):
         """Things that need the window to exist: the key filter, the style, restored state."""
         app = QApplication.instance()
         self.typing_filter.follow_focus(app)
-        sheet = style_sheet()
-        if sheet:
-            self.setStyleSheet(sheet)
         self.restore_layout()
         self.refresh_library()
 

@@ -103,14 +103,12 @@ def main(argv: list[str]) -> int:
     from PySide6.QtWidgets import QApplication
 
     from desktop.ui.calibration.window import CalibrationWindow
-    from desktop.ui.style import style_sheet
 
     out = Path(argv[0] if argv else "calibration.png")
     app = QApplication.instance() or QApplication(sys.argv[:1])
     with tempfile.TemporaryDirectory() as folder:
         store, calibration_id = build_demo(Path(folder))
         window = CalibrationWindow(store, calibration_id, home=Path(folder))
-        window.setStyleSheet(style_sheet())
         window.resize(1400, 860)
         window.show()
         pair = next(i for i, r in enumerate(window.controller.calibration.rows)

@@ -14,6 +14,7 @@ from desktop.core.timefmt import format_ms
 from desktop.services import calibration as cal
 from desktop.ui.calibration.timeline import ALONE_COLOUR, MINE_COLOUR, THEIRS_COLOUR, TwoLaneTimeline
 from desktop.ui.models.row_table import RowTableModel
+from desktop.ui.style import label_look, table_look
 
 ITEM_FIELDS = (("consequence", "Still unknown"), ("behavior_text", "Behavior"), ("practice_task", "Practice"))
 COLUMNS = ("#", "Mine", "Theirs", "Start diff", "Agreed")
@@ -100,14 +101,14 @@ class SideBySideView(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setObjectName("calibrationView")
-        self.title = QLabel()
-        self.title.setObjectName("callTitle")
+        self.title = label_look(QLabel(), "callTitle")
         self.figures = QLabel()
         self.figures.setObjectName("calibrationFigures")
         self.figures.setTextFormat(Qt.TextFormat.RichText)
         self.timeline = TwoLaneTimeline()
         self.rows_model = RowsModel(self)
         self.table = QTableView()
+        table_look(self.table)
         self.table.setModel(self.rows_model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 from desktop.errors import CallmarkError
 from desktop.services import crm as crm_service
 from desktop.ui.crm.history_model import HistoryModel
+from desktop.ui.style import label_look, table_look
 
 VERDICTS = {  # (recorded, conclusive) -> (badge, colour)
     (True, True): ("Next step recorded after the call", "#1B7F3B"),
@@ -32,12 +33,10 @@ class CrmPanelView(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setObjectName("crmPanel")
-        self.heading = QLabel("Opportunity")
-        self.heading.setObjectName("panelTitle")
+        self.heading = label_look(QLabel("Opportunity"), "panelTitle")
         self.stack = QStackedWidget()
 
-        self.empty = QLabel("Open a call to see its opportunity.")
-        self.empty.setObjectName("emptyHint")
+        self.empty = label_look(QLabel("Open a call to see its opportunity."), "emptyHint")
         self.empty.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.empty.setWordWrap(True)
 
@@ -96,6 +95,7 @@ class CrmPanelView(QWidget):
         history_title = QLabel("Next-step history")
         history_title.setObjectName("stepTitle")
         self.history = QTableView()
+        table_look(self.history)
         self.history.setObjectName("nextStepHistory")
         self.history.verticalHeader().hide()
         self.history.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)

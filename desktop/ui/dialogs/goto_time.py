@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QLineEdit, QVBoxLayout
 
 from desktop.core.timefmt import format_ms, parse_time
+from desktop.ui.style import label_look
 
 
 class GoToTimeDialog(QDialog):
@@ -15,7 +16,7 @@ class GoToTimeDialog(QDialog):
         self.field = QLineEdit(format_ms(max(0, current_ms)))
         self.field.selectAll()
         self.problem = QLabel("")
-        self.problem.setObjectName("problem")
+        label_look(self.problem, "problem")
         self.problem.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QSpinBox, QVBoxLayout
 
 from desktop.ui.settings import PlaybackPreferences
+from desktop.ui.style import label_look
 
 
 def _ms_box(value: int, low: int, high: int, step: int) -> QSpinBox:
@@ -31,7 +32,7 @@ class PreferencesDialog(QDialog):
                       "reaction delay is taken off (0 marks exactly at the playhead). Resuming backs up "
                       "a little so you hear the lead-in again (0 turns it off).")
         hint.setWordWrap(True)
-        hint.setObjectName("hint")
+        label_look(hint, "hint")
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
                                    | QDialogButtonBox.StandardButton.RestoreDefaults)
         buttons.accepted.connect(self.accept)

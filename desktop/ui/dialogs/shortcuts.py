@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.ui.actions import ActionId, ActionRegistry, ShortcutConflict, native
+from desktop.ui.style import label_look
 
 ACTIONS = list(ActionId)
 
@@ -48,7 +49,7 @@ class ShortcutsDialog(QDialog):
         self.clear = QPushButton("No key")
         self.reset = QPushButton("Reset to default")
         self.message = QLabel("")
-        self.message.setObjectName("problem")
+        label_look(self.message, "problem")
         self.message.setWordWrap(True)
         row = QHBoxLayout()
         row.addWidget(QLabel("New key:"))

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.services.transcription import TranscriptionPreferences
+from desktop.ui.style import label_look
 
 LANGUAGES = (("Detect automatically", ""), ("English", "en"), ("German", "de"), ("French", "fr"),
              ("Spanish", "es"), ("Italian", "it"), ("Dutch", "nl"), ("Portuguese", "pt"))
@@ -65,7 +66,7 @@ class TranscriptionSettingsDialog(QDialog):
                       "Whisper model (model.bin, config.json, tokenizer.json); a name such as small.en "
                       "is downloaded only if you allow it here.")
         hint.setWordWrap(True)
-        hint.setObjectName("hint")
+        label_look(hint, "hint")
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(hint)

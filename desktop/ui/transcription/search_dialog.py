@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from desktop.core.timefmt import format_ms
 from desktop.services import search as search_service
 from desktop.ui.models.row_table import RowTableModel
+from desktop.ui.style import label_look
 
 COLUMNS = ("Call", "Time", "Speaker", "Line")
 HIT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -111,7 +112,7 @@ class LibrarySearchDialog(QDialog):
         self.field.setPlaceholderText("Words said in any call, e.g. budget owner")
         self.field.setClearButtonEnabled(True)
         self.count = QLabel(" ")
-        self.count.setObjectName("hint")
+        label_look(self.count, "hint")
         self.model = SearchResultsModel(self)
         self.results = QTreeView()
         self.results.setObjectName("searchResults")

@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QLineEdit, QTableView, QVBoxLayout, QWidget
 
 from desktop.ui.models.library_model import CALL_ID_ROLE, LibraryFilter, LibraryModel
+from desktop.ui.style import label_look, table_look
 
 
 class LibraryView(QWidget):
@@ -17,14 +18,14 @@ class LibraryView(QWidget):
         self.model = model
         self.proxy = LibraryFilter(self)
         self.proxy.setSourceModel(model)
-        self.title = QLabel("Calls")
-        self.title.setObjectName("panelTitle")
+        self.title = label_look(QLabel("Calls"), "panelTitle")
         self.filter = QLineEdit()
         self.filter.setObjectName("libraryFilter")
         self.filter.setPlaceholderText("Filter calls: title, rep, manager, date (Ctrl+K)")
         self.filter.setClearButtonEnabled(True)
         self.table = QTableView()
         self.table.setObjectName("libraryTable")
+        table_look(self.table)
         self.table.setModel(self.proxy)
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(3, Qt.SortOrder.DescendingOrder)

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QSplitter, QTabWidget, QVBoxLayout
 
 from desktop.ui.actions import ActionRegistry
 from desktop.ui.models.moments_model import MomentsModel
+from desktop.ui.style import BANNER_SHEET, RULE_COLOUR, label_look, text_colour
 from desktop.ui.widgets.call_info import CallInfo
 from desktop.ui.widgets.find_bar import FindBar
 from desktop.ui.widgets.moments_panel import MomentsPanel
@@ -22,12 +23,11 @@ class WorkspaceView(QWidget):
     def __init__(self, registry: ActionRegistry, moments: MomentsModel, parent=None):
         super().__init__(parent)
         self.setObjectName("workspace")
-        self.heading = QLabel("No call open")
-        self.heading.setObjectName("callTitle")
-        self.details = QLabel("Open a call from the library, or drop a recording here.")
-        self.details.setObjectName("callDetails")
+        self.heading = label_look(QLabel("No call open"), "callTitle")
+        self.details = label_look(QLabel("Open a call from the library, or drop a recording here."), "callDetails")
         self.banner = QLabel()
         self.banner.setObjectName("errorBanner")
+        self.banner.setStyleSheet(BANNER_SHEET)
         self.banner.setWordWrap(True)
         self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.banner.hide()
@@ -38,17 +38,14 @@ class WorkspaceView(QWidget):
 
         self.transcript = TranscriptView()
         self.find_bar = FindBar()
-        self.transcript_empty = QLabel("This call has no transcript yet.")
-        self.transcript_empty.setObjectName("emptyHint")
+        self.transcript_empty = label_look(QLabel("This call has no transcript yet."), "emptyHint")
         self.transcript_empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.transcript_empty.hide()
         transcript_box = QWidget()
         tl = QVBoxLayout(transcript_box)
         tl.setContentsMargins(0, 0, 0, 0)
         tl.setSpacing(2)
-        title = QLabel("Transcript")
-        title.setObjectName("panelTitle")
-        tl.addWidget(title)
+        tl.addWidget(label_look(QLabel("Transcript"), "panelTitle"))
         tl.addWidget(self.find_bar)
         tl.addWidget(self.transcript, 1)
         tl.addWidget(self.transcript_empty, 1)
@@ -79,7 +76,9 @@ class WorkspaceView(QWidget):
 
         line = QFrame()
         line.setFrameShape(QFrame.Shape.HLine)
+        line.setFrameShadow(QFrame.Shadow.Plain)
         line.setObjectName("rule")
+        text_colour(line, RULE_COLOUR)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 6, 6, 6)
         layout.setSpacing(4)

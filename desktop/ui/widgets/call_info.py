@@ -10,6 +10,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFormLayout, QLabel, QWidget
 
+from desktop.ui.style import label_look
+
 
 # Values the coach may want to copy. Only these: a selectable label keeps a whole text document
 # behind it, and nine of them were a tenth of the window's first paint.
@@ -33,8 +35,7 @@ class CallInfo(QWidget):
                 self._form.removeRow(0)
             self._values = {}
             for name, _ in rows:
-                key = QLabel(name)
-                key.setObjectName("infoKey")
+                key = label_look(QLabel(name), "infoKey")
                 value = QLabel()
                 value.setObjectName("infoValue")
                 value.setWordWrap(True)  # a long title or file path wraps instead of widening the tab

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from desktop.core.enums import MomentKind
 from desktop.ui.models.moments_model import KIND, MOMENT_ID_ROLE, NOTE, QUOTE, MomentsModel
-from desktop.ui.style import kind_colour
+from desktop.ui.style import kind_colour, label_look, table_look
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QIcon
@@ -98,10 +98,10 @@ class MomentsPanel(QWidget):
         super().__init__(parent)
         self.setObjectName("momentsPanel")
         self.model = model
-        self.title = QLabel("Moments")
-        self.title.setObjectName("panelTitle")
+        self.title = label_look(QLabel("Moments"), "panelTitle")
         self.table = QTableView()
         self.table.setObjectName("moments")
+        table_look(self.table)
         self.table.setModel(model)
         self.delegate = MomentDelegate(self.table)
         self.table.setItemDelegate(self.delegate)

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from desktop.core.timefmt import format_ms
 from desktop.ui.models.transcript_model import START_ROLE, WORDS_ROLE, word_at
-from desktop.ui.style import CURRENT_LINE, MATCH_LINE, SELECTED_LINE, fill_rect, speaker_colour
+from desktop.ui.style import CURRENT_LINE, FOLLOW_BUTTON_SHEET, MATCH_LINE, SELECTED_LINE, fill_rect, speaker_colour
 
 TEXT_LINES = 2
 GUTTER_PX = 118
@@ -231,6 +231,7 @@ class TranscriptView(QListView):
         if self._follow_button is None:
             button = QPushButton("⤓ Follow playback", self.viewport())
             button.setObjectName("followButton")
+            button.setStyleSheet(FOLLOW_BUTTON_SHEET)
             button.setCursor(Qt.CursorShape.PointingHandCursor)
             button.clicked.connect(lambda: self.set_follow(True))
             button.hide()
