@@ -247,3 +247,26 @@ def test_when_libvlc_cannot_start_the_coach_is_told_and_marking_still_works(qtbo
     window.registry[ActionId.MARK].trigger()
     window.registry[ActionId.KIND_QUESTION].trigger()
     assert [m.kind for m in moments.list_moments(store, demo_call)] == ["question"]
+
+
+def test_the_parts_keep_their_looks_without_a_window_wide_style_sheet(window, demo_call):
+    """Titles bold and larger, hints grey, a light selection in the tables, the Mark button its
+    own colours; and no sheet on the window, which would put every widget through Qt's slower
+    style-sheet style."""
+    from PySide6.QtGui import QFont, QPalette
+    from PySide6.QtWidgets import QApplication
+
+    window.open_call(demo_call)
+    view = window.view
+    assert window.styleSheet() == "" and QApplication.instance().styleSheet() == ""
+    plain = QApplication.font()
+    assert view.heading.font().pointSizeF() > plain.pointSizeF()
+    assert view.heading.font().weight() >= QFont.Weight.DemiBold
+    assert window.library.title.font().weight() >= QFont.Weight.DemiBold
+    assert view.details.palette().color(QPalette.ColorRole.WindowText).name() == "#5f6b7a"
+    assert view.transcript_empty.palette().color(QPalette.ColorRole.WindowText).name() == "#6b7785"
+    for table in (window.library.table, view.moments.table):
+        assert table.palette().color(QPalette.ColorRole.Highlight).name() == "#d7e6f7"
+    mark = view.player_bar.mark_button
+    image = mark.grab().toImage()
+    assert image.pixelColor(mark.width() // 2, 3).name() == "#fff1ec"  # its own fill, above the label
