@@ -10,7 +10,6 @@ printed as one line on stderr.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 
@@ -101,5 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def print_json(value) -> None:
+    import json  # here: the window (a bare `callmark`) never prints JSON
+
     json.dump(value, sys.stdout, indent=2, ensure_ascii=False, default=str)
     sys.stdout.write("\n")
