@@ -140,3 +140,38 @@ def test_a_click_finds_the_word_in_the_shown_text_even_when_the_words_differ_in_
     # A word the text no longer has (an edit) is skipped, not matched somewhere else.
     words.insert(3, {"text": "exactly", "start_ms": 999})
     assert word_at(text, words, text.index("do"))["start_ms"] == 300
+
+
+def _label_colours(view, row: int) -> set[str]:
+    """The colours drawn in a line's speaker label (the gutter under its time)."""
+    from desktop.ui.widgets.transcript_view import PAD
+
+    rect = view.visualRect(view.model().index(row))
+    image = view.viewport().grab().toImage()
+    top = rect.top() + PAD + 17
+    return {image.pixelColor(x, y).name() for x in range(rect.left(), rect.left() + 80)
+            for y in range(top, min(top + 16, rect.bottom()))}
+
+
+def test_a_speaker_keeps_one_colour_wherever_the_call_is_opened(qtbot, window, store, demo_call):
+    from desktop.ui.style import SPEAKER_COLOURS
+
+    # Riley speaks first; far into the call Casey's line is the first one on screen.
+    lines = [SegmentRow(i * 4000, i * 4000 + 3500, "Riley" if i % 2 == 0 else "Casey", f"line {i}")
+             for i in range(200)]
+    transcripts.save_transcript(store, demo_call, lines, origin="import")
+    riley, casey = SPEAKER_COLOURS[0].lower(), SPEAKER_COLOURS[1].lower()
+    window.open_call(demo_call)
+    view, model = window.view.transcript, window.transcript_model
+    view.set_follow(False)
+    view.scrollTo(model.index(151), view.ScrollHint.PositionAtTop)
+    qtbot.waitUntil(lambda: view.indexAt(view.viewport().rect().topLeft() + QPoint(5, 5)).row() == 151)
+    colours = _label_colours(view, 151)  # the first line painted is Casey's
+    assert casey in colours and riley not in colours
+    colours = _label_colours(view, 152)
+    assert riley in colours and casey not in colours
+    # Opened again, at the start: the same colours.
+    window.open_call(demo_call)
+    view.scrollToTop()
+    assert riley in _label_colours(view, 0)
+    assert casey in _label_colours(view, 1)

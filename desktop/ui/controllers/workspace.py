@@ -86,7 +86,7 @@ class WorkspaceController(QObject):
         self.call = call
         self.view.show_error(None)
         self.transcript.set_segments(transcript.segments if transcript else [])
-        self.view.transcript.delegate.reset_speakers()
+        self.view.transcript.delegate.reset_speakers(transcript.segments if transcript else ())
         self.view.show_transcript(bool(transcript and transcript.segments))
         self.view.transcript.set_follow(True)
         self.moments.set_moments(marked)

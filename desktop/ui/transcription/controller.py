@@ -195,7 +195,7 @@ class TranscriptionController(QObject):
         current = transcript_service.current_transcript(self.store, call_id)
         rows = current.segments if current else []
         self.window.transcript_model.set_segments(rows)
-        view.delegate.reset_speakers()
+        view.delegate.reset_speakers(rows)
         self.window.view.show_transcript(bool(rows))
         view.verticalScrollBar().setValue(scroll)
         if 0 <= row < len(rows):

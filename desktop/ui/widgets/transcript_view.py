@@ -45,8 +45,12 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._look: tuple | None = None
         self.query = ""
 
-    def reset_speakers(self) -> None:
-        self._speakers.clear()
+    def reset_speakers(self, segments=()) -> None:
+        """Give the speakers their colours in the order they first speak in ``segments`` (the whole
+        transcript), so a speaker keeps one colour wherever the call is opened or scrolled to; a
+        speaker not in it (a line streaming in) takes the next colour when first drawn."""
+        order = dict.fromkeys(s.speaker for s in segments if s.speaker)
+        self._speakers = {speaker: n for n, speaker in enumerate(order)}
         self._speaker_colours.clear()
 
     def forget_look(self) -> None:
