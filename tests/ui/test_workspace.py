@@ -270,3 +270,24 @@ def test_the_parts_keep_their_looks_without_a_window_wide_style_sheet(window, de
     mark = view.player_bar.mark_button
     image = mark.grab().toImage()
     assert image.pixelColor(mark.width() // 2, 3).name() == "#fff1ec"  # its own fill, above the label
+
+
+def test_the_inspector_can_be_narrowed_to_give_the_moments_room(qtbot, make_window, store, demo_call):
+    import importlib
+
+    from desktop.ui.warmup import MODULES
+
+    for name in MODULES:  # every panel registered, as in the app once warm
+        if name.startswith("desktop.ui."):
+            importlib.import_module(name)
+    window = make_window()
+    window.open_call(demo_call)
+    window.make_all_panels()
+    tabs = window.view.inspector
+    assert {tabs.tabText(i) for i in range(tabs.count())} >= {"Call", "Coaching item", "Opportunity", "Calibration"}
+    # The coach drags the inspector narrow: the transcript and the moments get the width.
+    splitter = window.view.splitter
+    total = sum(splitter.sizes())
+    splitter.setSizes([total - 480, 240, 240])
+    qtbot.waitUntil(lambda: splitter.sizes()[2] <= 260)
+    assert splitter.sizes()[1] >= 230
