@@ -1,8 +1,10 @@
 """Save every field as the coach types: after a short pause, and at once on leaving the field.
 
-`FieldSaver` keeps one pending value per field name. A keystroke restarts a
-~300 ms timer; leaving the field, switching item, hiding or closing the editor
-writes what is pending straight away (`flush`), so closing mid-word keeps the word.
+`FieldSaver` keeps one pending value per field name, bound to the record it was
+typed for (`bind`): a value typed for one item is written to that item, whatever
+the editor shows by the time it is written. A keystroke restarts a ~300 ms
+timer; leaving the field, switching item, hiding or closing the editor writes
+what is pending straight away (`flush`), so closing mid-word keeps the word.
 """
 
 from __future__ import annotations
@@ -18,24 +20,40 @@ class FieldSaver(QObject):
     saved = Signal(str)  # the field just written
     failed = Signal(str, str)  # field, message
 
-    def __init__(self, write: Callable[[str, object], None], delay_ms: int = SAVE_DELAY_MS,
+    def __init__(self, write: Callable[[object, str, object], None], delay_ms: int = SAVE_DELAY_MS,
                  parent: QObject | None = None):
         super().__init__(parent)
-        self._write = write
-        self._pending: dict[str, object] = {}
+        self._write = write  # write(record, field, value)
+        self._record: object | None = None
+        self._pending: dict[tuple[object, str], object] = {}
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(delay_ms)
         self._timer.timeout.connect(self.flush)
 
+    def bind(self, record: object | None) -> None:
+        """From now on, fields typed belong to ``record`` (None: to nothing; typing is dropped).
+        What was pending for the record before is written first."""
+        if record != self._record:
+            self.flush()
+            self._record = record
+
+    @property
+    def record(self) -> object | None:
+        return self._record
+
     def change(self, field: str, value: object) -> None:
         """A field changed: remember it and save after the pause."""
-        self._pending[field] = value
+        if self._record is None:
+            return
+        self._pending[(self._record, field)] = value
         self._timer.start()
 
     def save_now(self, field: str, value: object) -> None:
         """A choice (combo, spin box, date): no typing pause to wait for."""
-        self._pending[field] = value
+        if self._record is None:
+            return
+        self._pending[(self._record, field)] = value
         self.flush()
 
     def has_pending(self) -> bool:
@@ -44,9 +62,9 @@ class FieldSaver(QObject):
     def flush(self) -> None:
         self._timer.stop()
         pending, self._pending = self._pending, {}
-        for field, value in pending.items():
+        for (record, field), value in pending.items():
             try:
-                self._write(field, value)
+                self._write(record, field, value)
             except Exception as exc:  # noqa: BLE001 - a refused value is reported, typing goes on
                 self.failed.emit(field, str(exc))
             else:

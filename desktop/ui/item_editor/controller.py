@@ -102,6 +102,7 @@ class ItemEditorController(QObject):
         self.view.moment_card.setText(f"<i>{_esc(hint)}</i>")
 
     def _set_item(self, row: items.ItemRow | None) -> None:
+        self.saver.bind(row.id if row is not None else None)  # what was typed before goes to its own item
         self.item = row
         v = self.view
         v.form.setEnabled(row is not None)
@@ -275,10 +276,10 @@ class ItemEditorController(QObject):
         if not self._loading and self.item is not None:
             self.view.completer.offer(text)
 
-    def _write(self, field: str, value) -> None:
-        if self.item is None:
-            return
-        self.item = items.update_item(self.store, self.item.id, **{field: value})
+    def _write(self, item_id: int, field: str, value) -> None:
+        written = items.update_item(self.store, item_id, **{field: value})
+        if self.item is not None and self.item.id == item_id:
+            self.item = written
 
     def flush(self) -> None:
         self.saver.flush()

@@ -144,6 +144,10 @@ class MomentsPanel(QWidget):
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row)
         self.table.activated.connect(self._on_activated)
         self.table.doubleClicked.connect(self._on_activated)
+        # A new call (or a reload) replaces every row: what was typed goes to the moment it was typed
+        # for, before the rows go, and the field is then bound to nothing until a moment is selected.
+        model.modelAboutToBeReset.connect(self.flush_note)
+        model.modelReset.connect(self._on_model_reset)
         model.modelReset.connect(self._update_title)
         model.rowsInserted.connect(self._update_title)
         model.rowsRemoved.connect(self._update_title)
@@ -185,10 +189,15 @@ class MomentsPanel(QWidget):
         self.note.end(False)
 
     def _load_note(self, moment_id: int | None) -> None:
-        self._note_for = moment_id
+        """Bind the note field to one moment (or to none: then it is empty and disabled)."""
+        self._note_timer.stop()
         moment = self.model.get(moment_id) if moment_id is not None else None
+        self._note_for = moment.id if moment is not None else None
         self.note.setEnabled(moment is not None)
         self.note.setText(moment.note or "" if moment else "")
+
+    def _on_model_reset(self) -> None:
+        self._load_note(None)
 
     def flush_note(self) -> None:
         """Hand on what was typed in the note field now (no-op if unchanged)."""
@@ -196,9 +205,12 @@ class MomentsPanel(QWidget):
         if self._note_for is None:
             return
         moment = self.model.get(self._note_for)
+        if moment is None:  # the moment it was bound to is gone (deleted): nothing to write it on
+            self._load_note(None)
+            return
         text = self.note.text().strip() or None
-        if moment is not None and text != moment.note:
-            self.note_edited.emit(self._note_for, text)
+        if text != moment.note:
+            self.note_edited.emit(moment.id, text)
 
     def flush(self) -> None:
         """Commit every edit in progress: the note field and any cell being edited."""
