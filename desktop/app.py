@@ -18,12 +18,6 @@ from pathlib import Path
 from desktop import paths
 
 
-# The window's keys that the transcription controller answers (desktop.ui.transcription.controller).
-TRANSCRIPTION_ACTIONS = ("TRANSCRIBE", "TRANSCRIBE_ALL", "CANCEL_TRANSCRIPTION", "SEARCH_LIBRARY", "EDIT_LINE",
-                         "SPEAKERS", "TRANSCRIPT_VERSIONS", "IMPORT_TRANSCRIPT", "EXPORT_TRANSCRIPT",
-                         "TRANSCRIPTION_SETTINGS")
-
-
 def first_run_demo(store) -> int | None:
     """On an empty library, add the demo call so a new coach sees a real call straight away."""
     from desktop.services.rows import list_calls
@@ -78,30 +72,15 @@ def _start(home: str | None, file: str | None, call_id: int | None):
     demo_id = first_run_demo(store)
     window = build_main_window(store, folder)
 
-    installed = []
-
     def install_transcription() -> None:
-        if installed:
-            return
-        from desktop.ui.transcription import install_transcription as install
+        # Made by its first command if the coach gives one before this (the registry's owner).
+        from desktop.ui.actions import TRANSCRIPTION
 
-        installed.append(install(window))
+        controller = window.registry.owner(TRANSCRIPTION)
         if demo_id is not None:
-            installed[0].queue.add(demo_id)  # a new coach sees a real Whisper transcript within seconds
-
-    def early(action) -> None:
-        # A transcription key pressed before the warm-up brought the controller in: bring it in
-        # now and press the key again, so the controller (connected just now) hears it.
-        if not installed:
-            install_transcription()
-            action.trigger()
+            controller.queue.add(demo_id)  # a new coach sees a real Whisper transcript within seconds
 
     window.when_warm(install_transcription)
-    from desktop.ui.actions import ActionId
-
-    for name in TRANSCRIPTION_ACTIONS:
-        action = window.registry[getattr(ActionId, name)]
-        action.triggered.connect(lambda _checked=False, a=action: early(a))
     if file:
         window.open_media_file(Path(file))
     elif call_id is not None:

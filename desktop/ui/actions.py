@@ -1,14 +1,23 @@
 """One action registry: every command the coach can give, created once as a QAction.
 
-Each ``ActionId`` carries its menu text, default key(s), description and
-whether it must work while the coach is typing in a note (then a text field
-does not get to keep the key; see ``TypingShortcutFilter``). Coaches can remap
-keys; only their overrides are stored, in QSettings. A key already used by
-another action is refused with a message naming that action.
+Each ``ActionId`` carries its menu text, default key(s), description, whether
+it must work while the coach is typing in a note (then a text field does not
+get to keep the key; see ``TypingShortcutFilter``) and, for a command answered
+by a part of the window that is made when first needed, that part's *owner*:
+"module:factory". The registry calls the slot bound to an action
+(``bind``); an action with no slot yet but an owner imports the module, makes
+the owner with ``factory(window)``, binds every slot the owner answers
+(``owner.action_slots()``) and then runs the one triggered — so a key pressed
+before transcription or a panel was made works the first time.
+
+Coaches can remap keys; only their overrides are stored, in QSettings. A key
+already used by another action is refused with a message naming that action.
 """
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
 from enum import Enum
 from functools import cache
 
@@ -21,8 +30,15 @@ from desktop.ui.settings import SettingsKey, qsettings
 SK = QKeySequence.StandardKey
 
 
+# Owners made when one of their commands is first given (see the module's docstring).
+TRANSCRIPTION = "desktop.ui.transcription:install_transcription"
+EXCHANGE = "desktop.ui.exchange.menu:ExchangeCommands"
+CRM = "desktop.ui.crm:commands"
+ITEM_EDITOR = "desktop.ui.item_editor:commands"
+
+
 class ActionId(Enum):
-    """value: (menu text, default keys, description, works while typing)."""
+    """value: (menu text, default keys, description, works while typing[, owner])."""
 
     PLAY_PAUSE = ("Play / pause", ("Ctrl+Space",), "Start or pause playback (resuming backs up a little)", True)
     SKIP_BACK = ("Skip back", ("Shift+Left",), "Jump back by the skip step", True)
@@ -39,7 +55,8 @@ class ActionId(Enum):
     KIND_NEXT_STEP = ("Kind: next step", ("Ctrl+4",), "The moment is a next step", True)
     KIND_OTHER = ("Kind: other", ("Ctrl+5",), "The moment is something else worth coaching", True)
     NOTE = ("Write a note", ("Ctrl+E",), "Type a note on the current moment; playback keeps going", True)
-    NEW_ITEM = ("New coaching item", ("Ctrl+I",), "Start a coaching item from the selected moment", True)
+    NEW_ITEM = ("New coaching item", ("Ctrl+I",), "Start a coaching item from the selected moment", True,
+                ITEM_EDITOR)
     LOOP_MOMENT = ("Loop moment", ("Ctrl+L",), "Replay the selected moment over and over (again to stop)", True)
     PREVIOUS_MOMENT = ("Previous moment", ("Alt+Left",), "Jump to the moment before the playhead", True)
     NEXT_MOMENT = ("Next moment", ("Alt+Right",), "Jump to the moment after the playhead", True)
@@ -50,18 +67,31 @@ class ActionId(Enum):
     FIND_NEXT = ("Find next", (SK.FindNext,), "Next match in the transcript", True)
     FIND_PREVIOUS = ("Find previous", (SK.FindPrevious,), "Previous match in the transcript", True)
     FOLLOW = ("Follow playback", ("Ctrl+Shift+J",), "Jump back to the line being played and keep following it", True)
-    SEARCH_LIBRARY = ("Search all calls…", ("Ctrl+Shift+F",), "Search every transcript in the library", True)
-    TRANSCRIBE = ("Transcribe", ("Ctrl+T",), "Transcribe the open call on this computer", False)
+    SEARCH_LIBRARY = ("Search all calls…", ("Ctrl+Shift+F",), "Search every transcript in the library", True,
+                      TRANSCRIPTION)
+    TRANSCRIBE = ("Transcribe", ("Ctrl+T",), "Transcribe the open call on this computer", False, TRANSCRIPTION)
     TRANSCRIBE_ALL = ("Transcribe every call without a transcript", (), "Queue every call with no transcript yet",
-                      False)
-    CANCEL_TRANSCRIPTION = ("Cancel transcription", (), "Stop transcribing the open call; nothing is kept", False)
-    EDIT_LINE = ("Edit line…", ("F2",), "Fix the selected line's words or speaker (the original stays)", False)
-    SPEAKERS = ("Speakers…", (), "Rename a speaker for the whole call; mark the rep", False)
-    TRANSCRIPT_VERSIONS = ("Versions…", (), "See the transcript's versions; restore the original", False)
-    IMPORT_TRANSCRIPT = ("Import transcript…", (), "Import a Zoom or Teams WebVTT, SRT or JSON transcript", False)
-    EXPORT_TRANSCRIPT = ("Export transcript…", (), "Write the transcript as TXT, SRT, WebVTT or JSON", False)
-    TRANSCRIPTION_SETTINGS = ("Transcription settings…", (), "Whisper model, network, language", False)
-    IMPORT_CRM = ("Import CRM export…", (), "Preview a Salesforce or HubSpot export, then import it", False)
+                      False, TRANSCRIPTION)
+    CANCEL_TRANSCRIPTION = ("Cancel transcription", (), "Stop transcribing the open call; nothing is kept", False,
+                            TRANSCRIPTION)
+    EDIT_LINE = ("Edit line…", ("F2",), "Fix the selected line's words or speaker (the original stays)", False,
+                 TRANSCRIPTION)
+    SPEAKERS = ("Speakers…", (), "Rename a speaker for the whole call; mark the rep", False, TRANSCRIPTION)
+    TRANSCRIPT_VERSIONS = ("Versions…", (), "See the transcript's versions; restore the original", False,
+                           TRANSCRIPTION)
+    IMPORT_TRANSCRIPT = ("Import transcript…", (), "Import a Zoom or Teams WebVTT, SRT or JSON transcript", False,
+                         TRANSCRIPTION)
+    EXPORT_TRANSCRIPT = ("Export transcript…", (), "Write the transcript as TXT, SRT, WebVTT or JSON", False,
+                         TRANSCRIPTION)
+    TRANSCRIPTION_SETTINGS = ("Transcription settings…", (), "Whisper model, network, language", False,
+                              TRANSCRIPTION)
+    IMPORT_CRM = ("Import CRM export…", (), "Preview a Salesforce or HubSpot export, then import it", False, CRM)
+    EXPORT_RECORD = ("Export record…", (), "Your moments and items on this call, for another coach", False,
+                     EXCHANGE)
+    IMPORT_RECORD = ("Import record…", (), "Add another coach's record (checked first; all or nothing)", False,
+                     EXCHANGE)
+    EXPORT_PACKET = ("Export packet…", (), "The manager's session packet, previewed with every redaction", False,
+                     EXCHANGE)
     OPEN_FILE = ("Open recording…", (SK.Open,), "Add a recording to the library and open it", False)
     TOGGLE_LIBRARY = ("Show library", ("Ctrl+Shift+L",), "Show or hide the list of calls", True)
     FIND_CALL = ("Find a call", ("Ctrl+K",), "Filter the library by text", True)
@@ -81,6 +111,11 @@ class ActionId(Enum):
     @property
     def while_typing(self) -> bool:
         return self.value[3]
+
+    @property
+    def owner(self) -> str | None:
+        """"module:factory" of the part that answers this command when it is not made yet."""
+        return self.value[4] if len(self.value) > 4 else None
 
     @property
     def key(self) -> str:
@@ -124,6 +159,8 @@ class ActionRegistry(QObject):
     def __init__(self, parent: QObject):
         super().__init__(parent)
         self._actions: dict[ActionId, QAction] = {}
+        self._slots: dict[ActionId, Callable[[], object]] = {}
+        self._owners: dict[str, object] = {}
         for action_id in ActionId:
             action = QAction(parent)  # not QAction(text, parent): its overloads build QIcon's enums
             action.setText(action_id.text)
@@ -131,8 +168,46 @@ class ActionRegistry(QObject):
             action.setStatusTip(action_id.description)
             # Window-wide: keys work wherever focus is in the window.
             action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            action.triggered.connect(lambda _checked=False, a=action_id: self.trigger(a))
             self._actions[action_id] = action
         self._apply_all()
+
+    # --- what each action does -------------------------------------------------------------
+
+    def bind(self, action_id: ActionId, slot: Callable[[], object]) -> None:
+        """``slot()`` runs when the action is triggered (by key, menu or ``trigger``)."""
+        self._slots[action_id] = slot
+
+    def adopt(self, name: str, owner) -> None:
+        """``owner`` (made under "module:factory" ``name``) answers its commands from now on."""
+        self._owners[name] = owner
+        for action_id, slot in owner.action_slots().items():
+            self._slots[action_id] = slot
+
+    def owner(self, name: str):
+        """The owner made by "module:factory" ``name``, made now (with the window) if it is not yet."""
+        made = self._owners.get(name)
+        if made is None:
+            module, _, factory = name.partition(":")
+            made = getattr(importlib.import_module(module), factory)(self.parent())
+            if name not in self._owners:  # a factory may adopt itself
+                self.adopt(name, made)
+        return made
+
+    def has_owner(self, name: str) -> bool:
+        return name in self._owners
+
+    def trigger(self, action_id: ActionId) -> None:
+        slot = self._slots.get(action_id)
+        if slot is None and action_id.owner is not None:
+            self.owner(action_id.owner)
+            slot = self._slots.get(action_id)
+        if slot is not None:
+            slot()
+
+    def is_answered(self, action_id: ActionId) -> bool:
+        """Whether triggering it does something: a slot is bound, or an owner will bind one."""
+        return action_id in self._slots or action_id.owner is not None
 
     def __getitem__(self, action_id: ActionId) -> QAction:
         return self._actions[action_id]

@@ -99,9 +99,6 @@ class MainWindow(QMainWindow):
         for spec in registered_panels():
             self.view.inspector.addTab(PendingPanel(spec), spec.name)
         self.view.inspector.currentChanged.connect(self._make_panel_at)
-        new_item = getattr(ActionId, "NEW_ITEM", None)
-        if new_item is not None:
-            self.registry[new_item].triggered.connect(self._make_panels_for_key)
 
     def _make_panel_at(self, index: int) -> QWidget | None:
         tabs = self.view.inspector
@@ -138,15 +135,6 @@ class MainWindow(QMainWindow):
     def make_all_panels(self) -> None:
         for i in range(self.view.inspector.count()):
             self._make_panel_at(i)
-
-    def _make_panels_for_key(self) -> None:
-        # A panel answers this key (Ctrl+I: the item editor); if it was not made yet, make the panels
-        # and press the key again so the new panel hears it (a slot connected during an emission
-        # misses that emission).
-        tabs = self.view.inspector
-        if any(isinstance(tabs.widget(i), PendingPanel) for i in range(tabs.count())):
-            self.make_all_panels()
-            self.registry[ActionId.NEW_ITEM].trigger()  # again, now that the panel listens (no panel waits now)
 
     def _unless_shown(self) -> None:
         if not self.isVisible() and self._first_paint.waiting:
@@ -348,9 +336,6 @@ def build_main_window(store, home: Path) -> MainWindow:
 
     window = MainWindow(store, home)
     wire_commands(window)
-    from desktop.ui.exchange.menu import install_exchange_menu  # File ▸ Export/Import record, Export packet
-
-    install_exchange_menu(window)
     window.workspace.call_opened.connect(window.on_call_opened)
     window.workspace.call_updated.connect(window.library_model.update_call)
     window.workspace.message.connect(window.show_message)

@@ -12,8 +12,6 @@ from PySide6.QtWidgets import QApplication
 from db.store import open_store
 from desktop.core.enums import Severity
 from desktop.services import items, parking
-from desktop.ui.item_editor import ItemEditor
-from desktop.ui.panels import WorkspaceContext
 from tests.services.items_setup import INFO_LINE_MS, demo_call, mark
 
 CONSEQUENCE = "The rep doesn't know what the customer will review or who else is involved."
@@ -34,16 +32,15 @@ def info_moment(store, call):
 
 
 @pytest.fixture
-def editor(qtbot, store, isolated_home, call):
-    context = WorkspaceContext(store, isolated_home)
-    widget = ItemEditor(store, context)
-    qtbot.addWidget(widget)
-    widget.resize(460, 1100)
-    widget.show()
-    qtbot.waitExposed(widget)
-    widget.activateWindow()
-    context.set_call(call.id)
-    widget.context = context
+def editor(qtbot, make_window, call):
+    """The panel in a real window, so Ctrl+I reaches it through the window's action registry."""
+    window = make_window()
+    window.resize(1600, 1100)
+    window.open_call(call.id)
+    widget = window.panel("Coaching item")
+    window.view.inspector.setCurrentWidget(widget)
+    window.context.flush_call()
+    widget.context = window.context
     return widget
 
 

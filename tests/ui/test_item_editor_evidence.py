@@ -15,8 +15,6 @@ from db.store import open_store
 from desktop.services import crm as crm_service
 from desktop.services import calls, cycles, items, moments, observations
 from desktop.ui.actions import ActionId
-from desktop.ui.item_editor import ItemEditor
-from desktop.ui.panels import WorkspaceContext
 from tests.conftest import make_tone
 from tests.services.items_setup import INFO_LINE_MS, demo_call, mark, script_lines
 
@@ -39,17 +37,17 @@ def call(store):
 
 
 @pytest.fixture
-def make_editor(qtbot, store, isolated_home):
+def make_editor(make_window):
+    """The panel in a real window, so Ctrl+I reaches it through the window's action registry."""
     def make(call_id: int | None):
-        context = WorkspaceContext(store, isolated_home)
-        widget = ItemEditor(store, context)
-        qtbot.addWidget(widget)
-        widget.resize(480, 1300)
-        widget.show()
-        qtbot.waitExposed(widget)
-        widget.activateWindow()
-        context.set_call(call_id)
-        widget.context = context
+        window = make_window()
+        window.resize(1700, 1300)
+        if call_id is not None:
+            window.open_call(call_id)
+        widget = window.panel("Coaching item")
+        window.view.inspector.setCurrentWidget(widget)
+        window.context.flush_call()
+        widget.context = window.context
         return widget
     return make
 

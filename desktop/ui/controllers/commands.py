@@ -1,4 +1,9 @@
-"""Connects every action of the registry to what it does, and puts them in the menus."""
+"""Binds every action of the registry to what it does, and builds every menu from one table.
+
+Commands answered by parts made when first needed (transcription, the record
+exchange, the CRM import, the item editor) are bound by their owners (see
+``desktop.ui.actions``); their menu entries are here all the same.
+"""
 
 from __future__ import annotations
 
@@ -16,14 +21,19 @@ KIND_ACTIONS = {
 }
 
 MENUS = (
-    ("&File", (ActionId.OPEN_FILE, None, ActionId.PREFERENCES, None, ActionId.QUIT)),
+    ("&File", (ActionId.OPEN_FILE, ActionId.IMPORT_TRANSCRIPT, ActionId.EXPORT_TRANSCRIPT, ActionId.IMPORT_CRM,
+               None, ActionId.EXPORT_RECORD, ActionId.IMPORT_RECORD, ActionId.EXPORT_PACKET, None,
+               ActionId.PREFERENCES, None, ActionId.QUIT)),
     ("&Edit", (ActionId.UNDO, ActionId.REDO, None, ActionId.FIND, ActionId.FIND_NEXT, ActionId.FIND_PREVIOUS,
-               None, ActionId.FIND_CALL)),
+               None, ActionId.FIND_CALL, ActionId.SEARCH_LIBRARY)),
     ("&Playback", (ActionId.PLAY_PAUSE, ActionId.SKIP_BACK, ActionId.SKIP_FORWARD, None, ActionId.SLOWER,
                    ActionId.FASTER, None, ActionId.GO_TO_TIME, ActionId.BACK_TO_START, ActionId.LOOP_MOMENT)),
     ("&Moments", (ActionId.MARK, ActionId.END_MARK, None, *KIND_ACTIONS, None, ActionId.NOTE,
                   ActionId.PREVIOUS_MOMENT, ActionId.NEXT_MOMENT, None, ActionId.NEW_ITEM, None,
                   ActionId.DELETE_MOMENT)),
+    ("&Transcript", (ActionId.TRANSCRIBE, ActionId.CANCEL_TRANSCRIPTION, ActionId.TRANSCRIBE_ALL, None,
+                     ActionId.EDIT_LINE, ActionId.SPEAKERS, ActionId.TRANSCRIPT_VERSIONS, None,
+                     ActionId.IMPORT_TRANSCRIPT, ActionId.EXPORT_TRANSCRIPT, None, ActionId.TRANSCRIPTION_SETTINGS)),
     ("&View", (ActionId.TOGGLE_LIBRARY, ActionId.FOLLOW)),
     ("&Help", (ActionId.CHEAT_SHEET, ActionId.SHORTCUTS)),
 )
@@ -35,8 +45,7 @@ def wire_commands(window) -> None:
     pb = window.playback
     marking = window.marking
 
-    def on(action_id: ActionId, slot) -> None:
-        reg[action_id].triggered.connect(lambda _checked=False: slot())
+    on = reg.bind
 
     on(ActionId.PLAY_PAUSE, pb.toggle)
     on(ActionId.SKIP_BACK, lambda: pb.skip(-window.prefs.skip_ms))
@@ -67,9 +76,11 @@ def wire_commands(window) -> None:
     on(ActionId.FIND_PREVIOUS, lambda: ws.find_step(-1))
     on(ActionId.FOLLOW, lambda: window.view.transcript.set_follow(True))
     on(ActionId.OPEN_FILE, lambda: open_file(window))
-    reg[ActionId.TOGGLE_LIBRARY].setCheckable(True)
-    reg[ActionId.TOGGLE_LIBRARY].setChecked(True)
-    reg[ActionId.TOGGLE_LIBRARY].toggled.connect(window.library.setVisible)
+    toggle = reg[ActionId.TOGGLE_LIBRARY]
+    toggle.setCheckable(True)
+    toggle.setChecked(True)
+    toggle.toggled.connect(window.library.setVisible)  # also when the layout is restored
+    on(ActionId.TOGGLE_LIBRARY, lambda: None)  # the check state is the command: toggled does the work
     on(ActionId.FIND_CALL, lambda: (reg[ActionId.TOGGLE_LIBRARY].setChecked(True), window.library.focus_filter()))
     on(ActionId.PREFERENCES, lambda: edit_preferences(window))
     on(ActionId.SHORTCUTS, lambda: edit_shortcuts(window))

@@ -1,58 +1,36 @@
 """CRM evidence in the workspace: the Opportunity panel and File ▸ Import CRM export….
 
-Importing this package registers the "Opportunity" panel. The panel puts
-"Import CRM export…" in the window's File menu once the menus exist (through
-the action registry's IMPORT_CRM entry when it has one, else its own action).
+Importing this package registers the "Opportunity" panel; ``commands`` is the
+owner of the import command in the action registry.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QTimer
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMainWindow
-
 from desktop.ui.crm.panel import CrmPanel
 
-__all__ = ["CrmPanel", "PANEL_NAME", "register", "install_import_action"]
+__all__ = ["CrmPanel", "PANEL_NAME", "register", "commands"]
 
 PANEL_NAME = "Opportunity"
-IMPORT_TEXT = "Import CRM export…"
 
 
-def install_import_action(window: QMainWindow, panel: CrmPanel) -> QAction:
-    """Put Import CRM export… in the File menu (after Open recording…), wired to the panel."""
-    registry = getattr(window, "registry", None)
-    action = None
-    try:
+class _CrmCommands:
+    """The owner of File ▸ Import CRM export…: the Opportunity panel, made when first needed."""
+
+    def __init__(self, window):
+        self.window = window
+
+    def action_slots(self) -> dict:
         from desktop.ui.actions import ActionId
 
-        action_id = getattr(ActionId, "IMPORT_CRM", None)
-        if registry is not None and action_id is not None:
-            action = registry[action_id]
-    except ImportError:
-        pass
-    if action is None:
-        action = QAction(IMPORT_TEXT, window)
-        action.setObjectName("action_import_crm")
-        action.setStatusTip("Preview a Salesforce or HubSpot opportunity export, then import it")
-    action.triggered.connect(lambda _checked=False: panel.choose_and_import())
-    file_menu = next((a.menu() for a in window.menuBar().actions()
-                      if a.menu() is not None and a.text().replace("&", "") == "File"), None)
-    if file_menu is not None and action not in file_menu.actions():
-        entries = file_menu.actions()
-        after = next((i for i, a in enumerate(entries) if a.objectName() == "action_open_file"), None)
-        before = entries[after + 1] if after is not None and after + 1 < len(entries) else None
-        file_menu.insertAction(before, action) if before is not None else file_menu.addAction(action)
-    return action
+        return {ActionId.IMPORT_CRM: lambda: self.window.panel(PANEL_NAME).choose_and_import()}
+
+
+def commands(window) -> _CrmCommands:
+    return _CrmCommands(window)
 
 
 def _panel(context) -> CrmPanel:
-    panel = CrmPanel(context.store, context)
-    window = context.parent()
-    if isinstance(window, QMainWindow):
-        # The menus are built after the panels: add ours once the window is wired.
-        QTimer.singleShot(0, panel, lambda: install_import_action(window, panel))  # dies with the panel
-    return panel
+    return CrmPanel(context.store, context)
 
 
 def register() -> None:

@@ -22,6 +22,7 @@ GROUPS = (
     ("Transcripts", (ActionId.TRANSCRIBE, ActionId.TRANSCRIBE_ALL, ActionId.CANCEL_TRANSCRIPTION, ActionId.EDIT_LINE,
                      ActionId.SPEAKERS, ActionId.TRANSCRIPT_VERSIONS, ActionId.IMPORT_TRANSCRIPT,
                      ActionId.EXPORT_TRANSCRIPT, ActionId.TRANSCRIPTION_SETTINGS, ActionId.IMPORT_CRM)),
+    ("Records and packets", (ActionId.EXPORT_RECORD, ActionId.IMPORT_RECORD, ActionId.EXPORT_PACKET)),
     ("Help", (ActionId.CHEAT_SHEET, ActionId.SHORTCUTS, ActionId.PREFERENCES, ActionId.QUIT)),
 )
 
@@ -31,7 +32,8 @@ def cheat_sheet_html(registry: ActionRegistry) -> str:
     for title, ids in GROUPS:
         out.append(f"<h3>{html.escape(title)}</h3><table cellspacing=3>")
         for action_id in ids:
-            keys = " or ".join(native(k) for k in registry.keys(action_id)) or "—"
+            keys = registry.keys(action_id)  # the first is the one to learn ("Ctrl+Z", not "or F14 or Undo")
+            keys = native(keys[0]) if keys else "—"
             out.append(f"<tr><td width=150><code><b>{html.escape(keys)}</b></code></td>"
                        f"<td>{html.escape(action_id.text)}</td></tr>")
         out.append("</table>")

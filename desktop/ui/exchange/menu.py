@@ -1,42 +1,27 @@
-"""File ▸ Export record…, Import record…, Export packet…: the entries, without the dialogs behind them.
+"""File ▸ Export record…, Import record…, Export packet…: the owner of those commands.
 
-The dialogs (and the services, templates and SQLAlchemy they bring) are
-imported when the coach first picks an entry, not when the window is built.
+The entries are in the window's menus from the start (``desktop.ui.controllers.commands``);
+this owner, and the dialogs, services, templates and SQLAlchemy behind it, come in when the
+coach first picks one of them.
 """
 
 from __future__ import annotations
 
 import importlib
 
-from PySide6.QtGui import QAction
-
-ENTRIES = (
-    ("Export record…", "Your moments and items on this call, for another coach", "export_record"),
-    ("Import record…", "Add another coach's record (checked first; all or nothing)", "import_record"),
-    ("Export packet…", "The manager's session packet, previewed with every redaction", "export_packet"),
-)
+from desktop.ui.actions import ActionId
 
 
-def _run(name: str, window) -> None:
-    getattr(importlib.import_module("desktop.ui.exchange.dialogs"), name)(window)
+class ExchangeCommands:
+    """Answers the record and packet commands with the dialogs of ``desktop.ui.exchange.dialogs``."""
 
+    def __init__(self, window):
+        self.window = window
 
-def install_exchange_menu(window) -> list[QAction]:
-    """Add Export record…, Import record… and Export packet… to the window's File menu."""
-    made = []
-    for text, tip, name in ENTRIES:
-        action = QAction(window)  # not QAction(text, window): its overloads build QIcon's enums
-        action.setText(text)
-        action.setStatusTip(tip)
-        action.triggered.connect(lambda _checked=False, n=name: _run(n, window))
-        made.append(action)
-    file_menu = next((a.menu() for a in window.menuBar().actions()
-                      if a.menu() is not None and a.text().replace("&", "") == "File"), None)
-    if file_menu is None:
-        file_menu = window.menuBar().addMenu("&File")
-    anchor = next((a for a in file_menu.actions() if a.isSeparator()), None)
-    for action in made:
-        file_menu.insertAction(anchor, action) if anchor else file_menu.addAction(action)
-    if anchor is not None:
-        file_menu.insertSeparator(made[0])
-    return made
+    def _run(self, name: str) -> None:
+        getattr(importlib.import_module("desktop.ui.exchange.dialogs"), name)(self.window)
+
+    def action_slots(self) -> dict:
+        return {ActionId.EXPORT_RECORD: lambda: self._run("export_record"),
+                ActionId.IMPORT_RECORD: lambda: self._run("import_record"),
+                ActionId.EXPORT_PACKET: lambda: self._run("export_packet")}

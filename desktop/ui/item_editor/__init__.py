@@ -8,22 +8,20 @@ it as the "Coaching item" panel.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication, QTabWidget, QVBoxLayout, QWidget
 
 from desktop.ui.item_editor.controller import ItemEditorController
 from desktop.ui.item_editor.view import ItemEditorView
 
-__all__ = ["ItemEditor", "NEW_ITEM_KEY", "PANEL_NAME", "register"]
+__all__ = ["ItemEditor", "PANEL_NAME", "commands", "register"]
 
 PANEL_NAME = "Coaching item"
-NEW_ITEM_KEY = "Ctrl+I"
 MIN_WIDTH = 120
 
 
 class ItemEditor(QWidget):
-    """The panel: view + controller, the Ctrl+I action, and a flush whenever it goes away."""
+    """The panel: view + controller, and a flush whenever it goes away (Ctrl+I reaches it through
+    ``commands``, its owner in the window's action registry)."""
 
     def __init__(self, store, context=None, parent: QWidget | None = None):
         super().__init__(parent)
@@ -34,34 +32,10 @@ class ItemEditor(QWidget):
         layout.addWidget(self.view)
         # The inspector column may be dragged narrow: the form scrolls rather than holding it wide.
         self.setMinimumWidth(MIN_WIDTH)
-        self.new_item_action = self._new_item_action(context)
-        self.view.new_button.setToolTip(f"Start a coaching item from the selected moment "
-                                        f"({self.new_item_action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)})")
+        self.view.new_button.setToolTip("Start a coaching item from the selected moment (Ctrl+I)")
         app = QApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.controller.flush)
-
-    def _new_item_action(self, context) -> QAction:
-        """Ctrl+I through the workspace's action registry when it has the entry, else our own action
-        on the window, so the key works whichever inspector tab is showing."""
-        host = context.parent() if context is not None and isinstance(context.parent(), QWidget) else None
-        registry = getattr(host, "registry", None)
-        try:
-            from desktop.ui.actions import ActionId
-
-            action_id = getattr(ActionId, "NEW_ITEM", None)
-        except ImportError:
-            action_id = None
-        if registry is not None and action_id is not None:
-            action = registry[action_id]
-        else:
-            action = QAction("New coaching item from moment", self)
-            action.setObjectName("action_new_item")
-            action.setShortcut(QKeySequence(NEW_ITEM_KEY))
-            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-            (host or self).addAction(action)
-        action.triggered.connect(self.new_item_from_moment)
-        return action
 
     def new_item_from_moment(self):
         self.bring_forward()
@@ -85,6 +59,22 @@ class ItemEditor(QWidget):
     def closeEvent(self, event) -> None:  # noqa: N802
         self.controller.flush()
         super().closeEvent(event)
+
+
+class _ItemCommands:
+    """The owner of Ctrl+I in the window's action registry: the panel, made when first needed."""
+
+    def __init__(self, window):
+        self.window = window
+
+    def action_slots(self) -> dict:
+        from desktop.ui.actions import ActionId
+
+        return {ActionId.NEW_ITEM: lambda: self.window.panel(PANEL_NAME).new_item_from_moment()}
+
+
+def commands(window) -> _ItemCommands:
+    return _ItemCommands(window)
 
 
 def _panel(context) -> ItemEditor:

@@ -18,6 +18,9 @@ def install_transcription(window, *, cpu_threads: int = 0) -> TranscriptionContr
     existing = getattr(window, "transcription", None)
     if isinstance(existing, TranscriptionController):
         return existing
+    from desktop.ui.actions import TRANSCRIPTION
+
     controller = TranscriptionController(window, cpu_threads=cpu_threads)
     window.transcription = controller
+    window.registry.adopt(TRANSCRIPTION, controller)  # made here or by its first command: one owner
     return controller

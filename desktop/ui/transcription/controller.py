@@ -1,8 +1,8 @@
-"""Wires transcription into the main window: actions and menus, the queue, the bar, streaming, edits.
+"""Wires transcription into the main window: its commands, the queue, the bar, streaming, edits.
 
-Installed once per window by `install_transcription(window)`; it adds to the
-window rather than changing it (its own actions when the registry has no entry
-for them, a bar above the transcript, a Transcript menu).
+Made once per window by `install_transcription(window)`, the owner of the
+Transcript menu's commands in the action registry: the first of them given
+makes it (the menus themselves are built with the window).
 """
 
 from __future__ import annotations
@@ -10,37 +10,21 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QAction, QKeySequence, QUndoCommand
-from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtGui import QKeySequence, QUndoCommand
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from desktop.services import calls as call_service
 from desktop.services import transcript_io
 from desktop.services import transcription as service
 from desktop.services import transcripts as transcript_service
+from desktop.ui.actions import ActionId
 from desktop.ui.transcription.queue import TranscriptionQueue, describe
 from desktop.ui.transcription.widgets import TranscriptionBar
 
 TRANSCRIPT_FILTER = "Transcripts (*.vtt *.srt *.json);;All files (*)"
 EXPORT_FILTERS = {"txt": "Text with times and speakers (*.txt)", "srt": "SubRip subtitles (*.srt)",
                   "vtt": "WebVTT with speakers (*.vtt)", "json": "JSON segments (*.json)"}
-
-# attribute in ActionId (if the registry gains one), text, keys to try in order, description
-ACTIONS = {
-    "transcribe": ("TRANSCRIBE", "Transcribe", ("Ctrl+T",), "Transcribe the open call on this computer"),
-    "transcribe_all": ("TRANSCRIBE_ALL", "Transcribe every call without a transcript", (),
-                       "Queue every call that has no transcript yet"),
-    "cancel": ("CANCEL_TRANSCRIPTION", "Cancel transcription", (), "Stop transcribing the open call; nothing is kept"),
-    "search": ("SEARCH_LIBRARY", "Search all calls…", ("Ctrl+Shift+F",),
-               "Search every transcript in the library"),
-    "edit_line": ("EDIT_LINE", "Edit line…", ("F2",), "Fix the selected line's words or speaker"),
-    "speakers": ("SPEAKERS", "Speakers…", (), "Rename a speaker for the whole call; mark the rep"),
-    "versions": ("TRANSCRIPT_VERSIONS", "Versions…", (), "See the transcript's versions; restore the original"),
-    "import": ("IMPORT_TRANSCRIPT", "Import transcript…", (), "Import a Zoom/Teams WebVTT, SRT or JSON transcript"),
-    "export": ("EXPORT_TRANSCRIPT", "Export transcript…", (), "Write the transcript as TXT, SRT, WebVTT or JSON"),
-    "settings": ("TRANSCRIPTION_SETTINGS", "Transcription settings…", (), "Whisper model, network, language"),
-}
-
 
 class EditLineCommand(QUndoCommand):
     """One line's words/speaker changed; undo puts the previous ones back (the original version stays)."""
@@ -75,63 +59,19 @@ class TranscriptionController(QObject):
         transcript = window.view.transcript
         box = transcript.parentWidget().layout()
         box.insertWidget(box.indexOf(transcript), self.bar)
-        self.actions: dict[str, QAction] = {}
-        self._make_actions()
-        self._add_menus()
         self._wire()
         window.installEventFilter(self)
         self.refresh_bar()
 
     # --- building ----------------------------------------------------------------------------
 
-    def _make_actions(self) -> None:
-        from desktop.ui.actions import ActionId
-
-        reg = self.window.registry
-        slots = {"transcribe": self.transcribe_open_call, "transcribe_all": self.transcribe_all,
-                 "cancel": self.cancel_open_call, "search": self.open_search, "edit_line": self.edit_line,
-                 "speakers": self.edit_speakers, "versions": self.show_versions, "import": self.choose_import,
-                 "export": self.choose_export, "settings": self.edit_settings}
-        for key, (attr, text, keys, tip) in ACTIONS.items():
-            action_id = getattr(ActionId, attr, None)
-            if action_id is not None:
-                action = reg[action_id]
-            else:
-                action = QAction(text, self.window)
-                action.setObjectName(f"action_{key}")
-                action.setStatusTip(tip)
-                action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-                free = [k for k in keys if reg.owner_of(QKeySequence(k)) is None]
-                if free:
-                    action.setShortcut(QKeySequence(free[0]))
-                    action.setToolTip(f"{text} ({QKeySequence(free[0]).toString(QKeySequence.SequenceFormat.NativeText)})")
-                self.window.addAction(action)
-            action.triggered.connect(lambda _checked=False, slot=slots[key]: slot())
-            self.actions[key] = action
-
-    def _menu(self, title: str) -> QMenu | None:
-        return next((a.menu() for a in self.window.menuBar().actions()
-                     if a.menu() is not None and a.text().replace("&", "") == title), None)
-
-    def _add_menus(self) -> None:
-        a = self.actions
-        menu = QMenu("&Transcript", self.window)
-        for key in ("transcribe", "cancel", "transcribe_all", None, "edit_line", "speakers", "versions", None,
-                    "import", "export", None, "settings"):
-            menu.addSeparator() if key is None else menu.addAction(a[key])
-        view = self._menu("View")
-        bar = self.window.menuBar()
-        bar.insertMenu(view.menuAction(), menu) if view is not None else bar.addMenu(menu)
-        file_menu = self._menu("File")
-        if file_menu is not None:
-            entries = file_menu.actions()
-            after = next((i for i, x in enumerate(entries) if x.objectName() == "action_open_file"), None)
-            before = entries[after + 1] if after is not None and after + 1 < len(entries) else None
-            for key in ("import", "export"):
-                file_menu.insertAction(before, a[key]) if before is not None else file_menu.addAction(a[key])
-        edit_menu = self._menu("Edit")
-        if edit_menu is not None:
-            edit_menu.addAction(a["search"])
+    def action_slots(self) -> dict:
+        """The window's commands this controller answers (bound by the action registry)."""
+        return {ActionId.TRANSCRIBE: self.transcribe_open_call, ActionId.TRANSCRIBE_ALL: self.transcribe_all,
+                ActionId.CANCEL_TRANSCRIPTION: self.cancel_open_call, ActionId.SEARCH_LIBRARY: self.open_search,
+                ActionId.EDIT_LINE: self.edit_line, ActionId.SPEAKERS: self.edit_speakers,
+                ActionId.TRANSCRIPT_VERSIONS: self.show_versions, ActionId.IMPORT_TRANSCRIPT: self.choose_import,
+                ActionId.EXPORT_TRANSCRIPT: self.choose_export, ActionId.TRANSCRIPTION_SETTINGS: self.edit_settings}
 
     def _wire(self) -> None:
         q, w = self.queue, self.window
@@ -170,7 +110,7 @@ class TranscriptionController(QObject):
         if entry is not None:
             self.bar.show_progress(describe(entry, call.duration_ms), entry.fraction if entry.running else None)
         elif self.window.transcript_model.rowCount() == 0:
-            keys = self.actions["transcribe"].shortcut()
+            keys = self.window.registry[ActionId.TRANSCRIBE].shortcut()
             self.bar.show_offer(keys.toString(QKeySequence.SequenceFormat.NativeText))
         else:
             self.bar.show_nothing()
