@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import importlib
 import logging
-import threading
 
 from PySide6.QtCore import QObject, Signal
 
@@ -54,35 +53,34 @@ class Warmup(QObject):
         self.store = store
         self.started = False
         self.finished = False
-        self._thread: threading.Thread | None = None
+        self._task = None
 
     def start(self) -> None:
         if self.started:
             return
         self.started = True
-        self._thread = threading.Thread(target=self._run, name="callmark-warmup", daemon=True)
-        self._thread.start()
+        from desktop.ui.tasks import run_task
 
-    def _run(self) -> None:
-        try:
-            for name in MODULES:
-                importlib.import_module(name)
-            from sqlalchemy.orm import configure_mappers
+        self._task = run_task(self._import_all, self._done, receiver=self, on_error=self._failed,
+                              name="callmark-warmup")
 
-            configure_mappers()  # the first query would otherwise do it on the GUI thread
-            with self.store.read():
-                pass  # the engine and its first connection (pragmas) made here too
-        except Exception:  # noqa: BLE001 - nothing is lost: whatever failed is imported again when used
-            log.exception("warm-up import failed; it will be retried where it is needed")
-        finally:
-            try:
-                self.ready.emit()  # queued to the GUI thread: this object lives there
-            except RuntimeError:
-                pass  # the window (and this object with it) was closed meanwhile: nobody to tell
+    def _import_all(self) -> None:  # on the task's thread
+        for name in MODULES:
+            importlib.import_module(name)
+        from sqlalchemy.orm import configure_mappers
+
+        configure_mappers()  # the first query would otherwise do it on the GUI thread
+        with self.store.read():
+            pass  # the engine and its first connection (pragmas) made here too
+
+    def _done(self, _result=None) -> None:
+        self.ready.emit()
+
+    def _failed(self, exc: BaseException) -> None:
+        # Nothing is lost: whatever failed is imported again where it is needed (and fails there).
+        log.error("warm-up import failed; it will be retried where it is needed", exc_info=exc)
+        self.ready.emit()
 
     def wait(self, seconds: float = 30) -> bool:
         """Block until the imports are done (tests, and closing straight after opening)."""
-        if self._thread is not None:
-            self._thread.join(seconds)
-            return not self._thread.is_alive()
-        return True
+        return self._task.wait(seconds) if self._task is not None else True

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import threading
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
@@ -45,18 +44,16 @@ class PlaybackController(QObject):
     error = Signal(str)  # one line for the coach, naming the file
     loop_changed = Signal(bool)
     _vlc_event_pending = Signal()  # emitted on VLC's thread
-    _player_started = Signal()  # emitted on the thread that made the player
 
     def __init__(self, parent: QObject | None = None, *, auto_rewind_ms: int = 1000):
         super().__init__(parent)
         self._auto_rewind_ms = auto_rewind_ms
         self._player: Player | None = None  # made after the paint: starting libvlc is not needed to paint
-        self._starter: _PlayerStarter | None = None
+        self._starter = None  # the task making the player (desktop.ui.tasks)
         self._unavailable: str | None = None  # why libvlc could not start, once it failed
         self._pending: tuple[str | Path | None, int, int | None] | None = None  # a load after the paint
         self._hold = False
         self._vlc_event_pending.connect(self.tick, Qt.ConnectionType.QueuedConnection)
-        self._player_started.connect(self._on_player_started, Qt.ConnectionType.QueuedConnection)
         self._timer = QTimer(self)
         self._timer.setInterval(TICK_INTERVAL_MS)
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)
@@ -76,10 +73,10 @@ class PlaybackController(QObject):
             starter, self._starter = self._starter, None
             try:
                 if starter is not None:
-                    starter.join()  # started after the paint and not done yet: a key waits for it
+                    starter.wait(None)  # started after the paint and not done yet: a key waits for it
                     if starter.error is not None:
                         raise starter.error
-                    player = starter.player
+                    player = starter.result
                     player.auto_rewind_ms = self._auto_rewind_ms  # changed meanwhile?
                 else:
                     player = self._make_player()
@@ -113,8 +110,11 @@ class PlaybackController(QObject):
     def start_player(self) -> None:
         """Make the player on a thread of its own; a waiting load follows once it is made."""
         if self._player is None and self._starter is None:
-            self._starter = _PlayerStarter(self._make_player, self._player_started.emit)
-            self._starter.start()
+            from desktop.ui.tasks import run_task
+
+            done = lambda *_: self._on_player_started()  # noqa: E731 - result or error: the property takes it
+            self._starter = run_task(self._make_player, done, receiver=self, on_error=done,
+                                     name="callmark-player-start")
 
     @Slot()
     def _on_player_started(self) -> None:
@@ -271,9 +271,9 @@ class PlaybackController(QObject):
         self._pending = None
         starter, self._starter = self._starter, None
         if starter is not None:
-            starter.join()  # never leave libvlc starting behind a closed window
+            starter.wait(None)  # never leave libvlc starting behind a closed window
             if self._player is None:
-                self._player = starter.player
+                self._player = starter.result
         if self._player is not None:
             self._player.on_event_pending = None
             self._player.release()
@@ -309,24 +309,3 @@ class PlaybackController(QObject):
         else:
             self._timer.stop()
             self._emit_position(force=True)
-
-
-class _PlayerStarter(threading.Thread):
-    """Makes the player off the GUI thread, then calls ``done`` (there, on this thread)."""
-
-    def __init__(self, make, done):
-        super().__init__(name="callmark-player-start", daemon=True)
-        self._make = make
-        self._done = done
-        self.player: Player | None = None
-        self.error: BaseException | None = None
-
-    def run(self) -> None:
-        try:
-            self.player = self._make()
-        except (Exception, SystemExit) as exc:  # handed to the GUI thread, raised there
-            self.error = exc
-        try:
-            self._done()
-        except RuntimeError:
-            pass  # the controller is gone (the app closed meanwhile): nobody to tell
