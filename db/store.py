@@ -20,6 +20,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from desktop.errors import CallmarkError
+
 if TYPE_CHECKING:  # SQLAlchemy is imported when the first session is asked for, not to open a store
     from sqlalchemy import Engine
     from sqlalchemy.orm import Session
@@ -29,7 +31,7 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 BUSY_TIMEOUT_MS = 5000  # every connection waits this long for another writer
 
 
-class StoreError(Exception):
+class StoreError(CallmarkError):
     """A store that can't be opened as it is. The message names the file and the problem."""
 
 

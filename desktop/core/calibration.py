@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from desktop.core.enums import BehaviorChange
+from desktop.errors import CallmarkError
 
 __all__ = ["CalMoment", "Pair", "CalibrationResult", "CalibrationError", "match", "is_candidate",
            "cohen_kappa", "DEFAULT_TOLERANCE_MS"]
@@ -34,7 +35,7 @@ __all__ = ["CalMoment", "Pair", "CalibrationResult", "CalibrationError", "match"
 DEFAULT_TOLERANCE_MS = 5000
 
 
-class CalibrationError(ValueError):
+class CalibrationError(CallmarkError, ValueError):
     """The moments given cannot be calibrated (bad interval, repeated id, bad tolerance)."""
 
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from desktop.core.enums import ConversationModel
+from desktop.errors import CallmarkError
 
 __all__ = ["Stage", "Guide", "guide", "GUIDES", "check_scale", "can_close_held", "SessionRuleError"]
 
 
-class SessionRuleError(ValueError):
+class SessionRuleError(CallmarkError, ValueError):
     """A session value outside what the method allows (e.g. an OSKAR score not 0–10)."""
 
 

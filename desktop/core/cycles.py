@@ -18,13 +18,15 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from enum import StrEnum
 
+from desktop.errors import CallmarkError
+
 __all__ = ["Phase", "CYCLE_DAYS", "day_of_cycle", "phase_on", "plan_sessions", "FocusChange",
            "can_change_focus", "cycle_end", "CycleError"]
 
 CYCLE_DAYS = 90
 
 
-class CycleError(ValueError):
+class CycleError(CallmarkError, ValueError):
     """A cycle date or cadence that makes no sense."""
 
 

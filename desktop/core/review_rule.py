@@ -33,12 +33,13 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from desktop.core.enums import ObservationSource, ReviewDecision, Seen
+from desktop.errors import CallmarkError
 
 __all__ = ["ContinueAfter", "Observation", "Proposal", "WeekTally", "propose", "weekly_tally",
            "METHOD_RULE", "ReviewRuleError"]
 
 
-class ReviewRuleError(ValueError):
+class ReviewRuleError(CallmarkError, ValueError):
     """A structured review rule that cannot be applied (e.g. 3 of 2)."""
 
 

@@ -16,15 +16,17 @@ Salesforce and HubSpot exports use unless the user changed it.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from datetime import date, datetime, timedelta, timezone
+from functools import lru_cache
+
+from desktop.errors import CallmarkError
 
 _TIME = r"(?:[T ,]+(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?\s*([AaPp]\.?[Mm]\.?)?\s*(Z|[+-]\d{2}:?\d{2})?)?"
 _YEAR_FIRST = re.compile(r"^(\d{4})([-/.])(\d{1,2})\2(\d{1,2})" + _TIME + "$")
 _PART_FIRST = re.compile(r"^(\d{1,2})([-/.])(\d{1,2})\2(\d{4}|\d{2})" + _TIME + "$")
 
 
-class DateFormatError(ValueError):
+class DateFormatError(CallmarkError, ValueError):
     """A cell that is not a date in any format an export uses."""
 
 

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from desktop.core.enums import Crm
+from desktop.errors import CallmarkError
 
 #: The fields Callmark reads from an opportunity export, in display order.
 FIELDS = ("external_id", "name", "account", "stage", "next_step", "next_step_date",
@@ -109,7 +110,7 @@ class ColumnMatch:
         return {f: self.headers[i].replace("\ufeff", "").strip() for f, i in self.indexes.items()}
 
 
-class HeaderError(ValueError):
+class HeaderError(CallmarkError, ValueError):
     """A header row Callmark can't use; the reader adds the file and line."""
 
 

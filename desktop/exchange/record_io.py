@@ -19,15 +19,24 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from desktop.exchange.record_model import (RECORD_FORMAT, RECORD_VERSION, Call, Checksum,
-                                           CoachingItem, CoachingRecord, Moment, Person,
-                                           Transcript)
+from desktop.errors import CallmarkError
+from desktop.exchange.record_model import (
+    RECORD_FORMAT,
+    RECORD_VERSION,
+    Call,
+    Checksum,
+    CoachingItem,
+    CoachingRecord,
+    Moment,
+    Person,
+    Transcript,
+)
 from desktop.exchange.safe_write import atomic_write_bytes
 
 MAX_RECORD_BYTES = 20 * 1024 * 1024
 
 
-class RecordError(Exception):
+class RecordError(CallmarkError):
     """A coaching record that cannot be read; nothing was imported."""
 
     def __init__(self, path: Path | str, json_path: str | None, message: str,

@@ -16,11 +16,13 @@ from pathlib import Path
 import av
 import numpy as np
 
+from desktop.errors import CallmarkError
+
 DEFAULT_CONTEXT_MS = 3000
 CLIP_SAMPLE_RATE = 48000
 
 
-class ClipError(Exception):
+class ClipError(CallmarkError):
     """A clip could not be cut; names the media file and the problem."""
 
     def __init__(self, path: Path | str, problem: str) -> None:

@@ -26,6 +26,8 @@ import av
 import av.error
 from av.stream import Disposition
 
+from desktop.errors import CallmarkError
+
 # Audio may stop this much short of the declared length before we call it cut
 # off (encoder padding and frame rounding are a few tens of ms).
 _END_TOLERANCE_S = 1.0
@@ -47,7 +49,7 @@ _SIGNATURES = {
 }
 
 
-class MediaError(Exception):
+class MediaError(CallmarkError):
     """A media file that can't be used; the message names the file and the problem."""
 
     def __init__(self, path: str | os.PathLike[str], problem: str) -> None:

@@ -26,6 +26,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from desktop.errors import CallmarkError
 from desktop.playback.clock import DEFAULT_REACTION_DELAY_MS, PlaybackClock, TimeSource
 
 # What the app always wants: no title overlay, no network look-ups (Lua
@@ -57,7 +58,7 @@ DEFAULT_SKIP_MS = 5000
 TICK_INTERVAL_MS = 20  # what the GUI's timer should use
 
 
-class PlaybackError(Exception):
+class PlaybackError(CallmarkError):
     """Something about playback the coach should be told, in one line."""
 
 

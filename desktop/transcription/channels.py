@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from desktop.errors import CallmarkError
 from desktop.transcription.segments import Segment
 
 DEFAULT_CHANNEL_NAMES = ("Rep", "Customer")  # left, right
@@ -24,7 +25,7 @@ ANALYSIS_RATE = 8_000
 MIN_DIFFERENCE_DB = 3.0  # closer than this, the channels don't say who spoke
 
 
-class ChannelSplitError(Exception):
+class ChannelSplitError(CallmarkError):
     """The recording cannot be split by channel; the message names the file."""
 
 

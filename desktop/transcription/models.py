@@ -13,11 +13,13 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from desktop.errors import CallmarkError
+
 DEFAULT_DOWNLOAD_NAME = "tiny.en"
 _REQUIRED_FILES = ("model.bin", "config.json")
 
 
-class ModelNotFoundError(Exception):
+class ModelNotFoundError(CallmarkError):
     """No usable model; the message lists every place that was tried."""
 
     def __init__(self, tried: list[str], hint: str = "") -> None:

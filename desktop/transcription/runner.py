@@ -17,12 +17,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
+from desktop.errors import CallmarkError
 from desktop.transcription.models import ResolvedModel
 from desktop.transcription.segments import Segment
 from desktop.transcription.worker import TranscriptionSettings, run_child
 
 
-class TranscriptionError(Exception):
+class TranscriptionError(CallmarkError):
     """The child reported an error or died; the message says what went wrong."""
 
 

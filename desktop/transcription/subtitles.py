@@ -15,12 +15,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from desktop.transcription.segments import Segment, segments_from_json_obj, segments_to_json_obj
+from desktop.errors import CallmarkError
+from desktop.transcription.segments import (
+    Segment,
+    segments_from_json_obj,
+    segments_to_json_obj,
+)
 
 EXPORT_FORMATS = ("txt", "srt", "vtt", "json")
 
 
-class TranscriptFileError(Exception):
+class TranscriptFileError(CallmarkError):
     """A transcript file that cannot be read at all; the message names the file and line."""
 
     def __init__(self, path: str | Path, reason: str, line: int | None = None) -> None:

@@ -27,6 +27,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from desktop.errors import CallmarkError
+
 SAMPLE_RATE = 16_000
 WINDOW_SECONDS = (10, 30, 120, 480, 600)  # then 600 s each; a short first window shows text soonest
 CUT_SEARCH_SECONDS = 3.0  # look this far back from a window's end for a quiet cut
@@ -48,7 +50,7 @@ class TranscriptionSettings:
         return asdict(self)
 
 
-class NetworkForbiddenError(RuntimeError):
+class NetworkForbiddenError(CallmarkError, RuntimeError):
     """Raised inside the child when anything tries to reach the network."""
 
 
@@ -102,11 +104,11 @@ def run_child(conn: Any, media_path: str, model_location: str, settings: dict[st
         conn.close()
 
 
-class ModelLoadError(RuntimeError):
+class ModelLoadError(CallmarkError, RuntimeError):
     """The model folder exists but CTranslate2 cannot load it."""
 
 
-class RecordingError(ValueError):
+class RecordingError(CallmarkError, ValueError):
     """The recording has nothing to transcribe (no audio track, no samples)."""
 
 

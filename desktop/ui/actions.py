@@ -25,6 +25,7 @@ from PySide6.QtCore import QEvent, QKeyCombination, QObject, QSettings, Qt, Sign
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication
 
+from desktop.errors import CallmarkError
 from desktop.ui.settings import SettingsKey, qsettings
 
 SK = QKeySequence.StandardKey
@@ -139,7 +140,7 @@ def _explicit_keys() -> frozenset[str]:
     return frozenset(portable(QKeySequence(k)) for a in ActionId for k in a.value[1] if isinstance(k, str))
 
 
-class ShortcutConflict(ValueError):
+class ShortcutConflict(CallmarkError, ValueError):
     """A key the coach chose is already used by another action."""
 
 

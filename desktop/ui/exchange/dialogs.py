@@ -1,7 +1,8 @@
 """What leaves the machine, from the GUI: File ▸ Export record…, Import record…, Export packet….
 
-`install_exchange_menu(window)` adds the three commands to the File menu; the
-dialogs call the same services as `callmark record` and `callmark packet`.
+The three commands are the window's (ActionId.EXPORT_RECORD…, owned by
+`desktop.ui.exchange.menu.ExchangeCommands`); the dialogs call the same services
+as `callmark record` and `callmark packet`.
 The first export asks who the coach is (name and email, kept in the store).
 """
 
@@ -14,7 +15,6 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog
                                QVBoxLayout, QWidget)
 
 from desktop.services import packets, records
-from desktop.ui.exchange.menu import install_exchange_menu  # noqa: F401 - where it used to live
 from desktop.ui.exchange.pdf import print_html
 
 RECORD_FILTER = "Coaching records (*.callmark.json);;JSON (*.json);;All files (*)"
