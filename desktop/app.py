@@ -11,7 +11,6 @@ what it needs at once.
 
 from __future__ import annotations
 
-import gc
 import sys
 from pathlib import Path
 
@@ -39,26 +38,6 @@ def start(home: str | None = None, file: str | None = None, call_id: int | None 
     Returns (app, window, store). Raises StoreError/OSError for a store that can't be opened and
     CallmarkError for a call that can't be opened; the caller says so.
     """
-    # Start-up makes some forty thousand objects that live as long as the window (modules, Qt
-    # wrappers, the call's rows). The cyclic collector would walk them again and again while they
-    # are made (a tenth of the time to the first paint): it waits until start-up is done, and
-    # then leaves them aside until the warm-up is in.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        app, window, store = _start(home, file, call_id)
-    finally:
-        gc.freeze()
-        if collecting:
-            gc.enable()
-    window.when_warm(gc.unfreeze)  # from then on they are collected like any other
-    return app, window, store
-
-
-def _start(home: str | None, file: str | None, call_id: int | None):
-    from desktop.ui.qt_import import import_qt
-
-    import_qt()  # before any other Qt import: see there
     from PySide6.QtWidgets import QApplication
 
     from db.store import open_store

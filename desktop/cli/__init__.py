@@ -104,3 +104,19 @@ def print_json(value) -> None:
 
     json.dump(value, sys.stdout, indent=2, ensure_ascii=False, default=str)
     sys.stdout.write("\n")
+
+
+def print_rows(args, rows, line) -> int:
+    """A list of records: their JSON objects with --json, else ``line(row)`` for each."""
+    if args.json:
+        print_json([r.to_json() for r in rows])
+    else:
+        for r in rows:
+            print(line(r))
+    return 0
+
+
+def print_row(args, row, line=lambda r: r.id) -> int:
+    """One record: its JSON object with --json, else ``line(row)`` (its id by default)."""
+    print_json(row.to_json()) if args.json else print(line(row))
+    return 0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from desktop.cli import print_json
+from desktop.cli import print_json, print_row
 from desktop.core.enums import CallSource
 from desktop.services import calls
 
@@ -33,11 +33,7 @@ def _add(args, ctx) -> int:
         ctx.store, args.file, inspected=inspected, title=args.title, rep=args.rep, manager=args.manager,
         recorded_at=args.recorded_at, source=args.source,
     )
-    if args.json:
-        print_json(call.to_json())
-    else:
-        print(call.id)
-    return 0
+    return print_row(args, call)
 
 
 def _list(args, ctx) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from db.store import Store, StoreError, open_store
+from db.store import Store, open_store
 from desktop import paths
 from desktop.errors import CallmarkError
 
@@ -35,18 +35,4 @@ class Context:
 
 def user_error_types() -> tuple[type[BaseException], ...]:
     """Exceptions that carry a message for the user (file and problem); no traceback for these."""
-    types: list[type[BaseException]] = [CallmarkError, StoreError, OSError, sqlite3.DatabaseError]
-    for module, name in (
-        ("desktop.media.probe", "MediaError"),
-        ("desktop.exchange.record_io", "RecordError"),
-        ("desktop.exchange.safe_write", "ExportError"),
-        ("desktop.exchange.crm_csv", "CrmImportError"),
-        ("desktop.transcription.subtitles", "TranscriptFileError"),
-        ("desktop.transcription.models", "ModelNotFoundError"),
-    ):
-        try:
-            mod = __import__(module, fromlist=[name])
-            types.append(getattr(mod, name))
-        except (ImportError, AttributeError):
-            continue
-    return tuple(types)
+    return (CallmarkError, OSError, sqlite3.DatabaseError)

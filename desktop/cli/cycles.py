@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from desktop.cli import print_json
+from desktop.cli import print_json, print_row, print_rows
 from desktop.errors import CallmarkError
 from desktop.services import cycles, observations, sessions
 from desktop.services.cycles import parse_date
@@ -109,23 +109,14 @@ def register(sub, common) -> None:
 
 def _list(args, ctx) -> int:
     rows = cycles.list_cycles(ctx.store, args.manager, parse_date(args.as_of, "--as-of"))
-    if args.json:
-        print_json([r.to_json() for r in rows])
-        return 0
-    for r in rows:
-        print(f"{r.id:>4}  {r.manager:<20} {r.start_date}  {r.conversation_model.upper():<5}  "
+    return print_rows(args, rows, lambda r: f"{r.id:>4}  {r.manager:<20} {r.start_date}  {r.conversation_model.upper():<5}  "
               f"day {r.now.day:>3}  {r.now.label:<26} {r.focus_behavior or '(no focus yet)'}")
-    return 0
 
 
 def _add(args, ctx) -> int:
     row = cycles.add_cycle(ctx.store, args.manager, args.start, coach=args.coach, model=args.model,
                            focus=args.focus, weekday=args.weekday, cadence_days=args.cadence_days)
-    if args.json:
-        print_json(row.to_json())
-    else:
-        print(row.id)
-    return 0
+    return print_row(args, row)
 
 
 def _show(args, ctx) -> int:
@@ -158,12 +149,7 @@ def _attach(args, ctx) -> int:
 
 def _sessions(args, ctx) -> int:
     rows = sessions.list_sessions(ctx.store, args.cycle)
-    if args.json:
-        print_json([s.to_json() for s in rows])
-        return 0
-    for s in rows:
-        print(f"{s.id:>4}  #{s.number:<2} {s.planned_date}  {s.status:<8} {s.practice_action}")
-    return 0
+    return print_rows(args, rows, lambda s: f"{s.id:>4}  #{s.number:<2} {s.planned_date}  {s.status:<8} {s.practice_action}")
 
 
 def _close(args, ctx) -> int:

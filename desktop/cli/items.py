@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from desktop.cli import print_json
+from desktop.cli import print_json, print_row, print_rows
 from desktop.core.enums import Severity
 from desktop.core.specificity import check_behavior, passes
 from desktop.core.timefmt import format_ms
@@ -110,11 +110,7 @@ def _add(args, ctx) -> int:
     if args.change:
         fields["behavior_change"] = args.change
     row = items.create_item(ctx.store, args.moments, manager=args.manager, **fields)
-    if args.json:
-        print_json(row.to_json())
-    else:
-        print(row.id)
-    return 0
+    return print_row(args, row)
 
 
 def _show(args, ctx) -> int:
@@ -143,21 +139,14 @@ def _show(args, ctx) -> int:
 
 def _park(args, ctx) -> int:
     row = parking.park(ctx.store, moment_id=args.moment, note=args.note, manager=args.manager)
-    print_json(row.to_json()) if args.json else print(row.id)
-    return 0
+    return print_row(args, row)
 
 
 def _parked(args, ctx) -> int:
     rows = parking.list_parked(ctx.store, args.manager)
-    if args.json:
-        print_json([r.to_json() for r in rows])
-        return 0
-    for r in rows:
-        print(f"{r.id:>4}  {r.manager or '-':<18} {r.label}")
-    return 0
+    return print_rows(args, rows, lambda r: f"{r.id:>4}  {r.manager or '-':<18} {r.label}")
 
 
 def _promote(args, ctx) -> int:
     row = parking.promote(ctx.store, args.parked)
-    print_json(row.to_json()) if args.json else print(row.id)
-    return 0
+    return print_row(args, row)

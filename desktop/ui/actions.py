@@ -23,7 +23,8 @@ from functools import cache
 
 from PySide6.QtCore import QEvent, QKeyCombination, QObject, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import (QAbstractSpinBox, QApplication, QComboBox, QLineEdit, QPlainTextEdit,
+                               QTextEdit)
 
 from desktop.errors import CallmarkError
 from desktop.ui.settings import SettingsKey, qsettings
@@ -290,13 +291,12 @@ class ActionRegistry(QObject):
             self._apply(action_id, settings)
 
 
-TEXT_FIELD_CLASSES = ("QLineEdit", "QTextEdit", "QPlainTextEdit", "QAbstractSpinBox", "QComboBox")
+TEXT_FIELD_CLASSES = (QLineEdit, QTextEdit, QPlainTextEdit, QAbstractSpinBox, QComboBox)
 
 
 def is_text_field(obj: QObject) -> bool:
-    """A widget the coach types in. Asked of Qt by class name: importing those five classes would
-    make PySide build their enums at start-up, before anyone types."""
-    return any(obj.inherits(name) for name in TEXT_FIELD_CLASSES)
+    """A widget the coach types in."""
+    return isinstance(obj, TEXT_FIELD_CLASSES)
 
 
 class TypingShortcutFilter(QObject):
