@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from desktop.cli import print_json, print_row, print_rows
 from desktop.errors import CallmarkError
-from desktop.services import cycles, observations, sessions
+from desktop.services import coaching_sessions, cycles, observations
 from desktop.services.cycles import parse_date
 
 _MODELS = ["grow", "clear", "oskar"]
@@ -121,7 +121,7 @@ def _add(args, ctx) -> int:
 
 def _show(args, ctx) -> int:
     row = cycles.get_cycle(ctx.store, args.cycle, parse_date(args.as_of, "--as-of"))
-    rows = sessions.list_sessions(ctx.store, args.cycle)
+    rows = coaching_sessions.list_sessions(ctx.store, args.cycle)
     if args.json:
         print_json({**row.to_json(), "session_list": [s.to_json() for s in rows],
                     "focus_changes": [c.to_json() for c in cycles.focus_changes(ctx.store, args.cycle)]})
@@ -148,27 +148,27 @@ def _attach(args, ctx) -> int:
 
 
 def _sessions(args, ctx) -> int:
-    rows = sessions.list_sessions(ctx.store, args.cycle)
+    rows = coaching_sessions.list_sessions(ctx.store, args.cycle)
     return print_rows(args, rows, lambda s: f"{s.id:>4}  #{s.number:<2} {s.planned_date}  {s.status:<8} {s.practice_action}")
 
 
 def _close(args, ctx) -> int:
-    row = sessions.close_held(ctx.store, args.session, practice_action=args.action, action_owner=args.owner,
-                              evidence_place=args.evidence_place, reason=args.reason, held_on=args.held_on,
-                              oskar_score=args.score, item_id=args.item, moment_id=args.moment,
-                              example=args.example)
+    row = coaching_sessions.close_held(
+        ctx.store, args.session, practice_action=args.action, action_owner=args.owner,
+        evidence_place=args.evidence_place, reason=args.reason, held_on=args.held_on, oskar_score=args.score,
+        item_id=args.item, moment_id=args.moment, example=args.example)
     if args.json:
         print_json(row.to_json())
     return 0
 
 
 def _missed(args, ctx) -> int:
-    sessions.mark_missed(ctx.store, args.session, args.reason)
+    coaching_sessions.mark_missed(ctx.store, args.session, args.reason)
     return 0
 
 
 def _done(args, ctx) -> int:
-    sessions.set_action_done(ctx.store, args.session, args.answer == "yes")
+    coaching_sessions.set_action_done(ctx.store, args.session, args.answer == "yes")
     return 0
 
 

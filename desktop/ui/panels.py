@@ -135,6 +135,18 @@ class PendingPanel(QLabel):
             return widget
 
 
+class PanelCommands:
+    """The owner of the window commands a panel answers (see desktop.ui.actions): the panel is made
+    when the first of them is given. ``slots`` maps an ActionId to the panel's method name."""
+
+    def __init__(self, window, panel: str, slots: dict):
+        self.window, self.panel, self.slots = window, panel, slots
+
+    def action_slots(self) -> dict:
+        return {action_id: (lambda m=method: getattr(self.window.panel(self.panel), m)())
+                for action_id, method in self.slots.items()}
+
+
 def unregister_panel(name: str) -> None:
     _PANELS.pop(name, None)
 

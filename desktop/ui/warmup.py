@@ -31,7 +31,7 @@ MODULES = (
     "desktop.services.parking",
     "desktop.services.crm",
     "desktop.services.cycles",
-    "desktop.services.sessions",
+    "desktop.services.coaching_sessions",
     "desktop.services.transcription",
     "desktop.services.transcript_io",
     "desktop.services.calibration",

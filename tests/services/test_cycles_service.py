@@ -9,9 +9,9 @@ import pytest
 from desktop.core.cycles import Phase
 from desktop.core.enums import SessionStatus
 from desktop.errors import CallmarkError, NotFound
-from desktop.services import cycles, items, observations, parking, sessions
+from desktop.services import coaching_sessions, cycles, items, observations, parking
 from desktop.services.cycles import FocusLocked
-from desktop.services.sessions import SessionNotClosed
+from desktop.services.coaching_sessions import SessionNotClosed
 
 START = date(2026, 9, 7)
 
@@ -35,11 +35,11 @@ def test_phase_by_date_at_each_boundary(store, n, phase):
 
 def test_weekly_sessions_are_planned_over_the_coach_phase(store):
     cycle = cycles.add_cycle(store, "Morgan Manager", START, weekday=0)  # Mondays
-    rows = sessions.list_sessions(store, cycle.id)
+    rows = coaching_sessions.list_sessions(store, cycle.id)
     assert [r.planned_date for r in rows] == [day(36) + timedelta(weeks=k) for k in range(6)]
     assert all(r.planned_date.weekday() == 0 and r.status == SessionStatus.PLANNED for r in rows)
     assert cycle.sessions_planned == 6
-    again = sessions.replan(store, cycle.id, cadence_days=14, from_day=START)
+    again = coaching_sessions.replan(store, cycle.id, cadence_days=14, from_day=START)
     assert [r.planned_date for r in again] == [day(31), day(45), day(59), day(73)]
 
 
@@ -79,47 +79,47 @@ def test_new_observations_during_the_cycle_are_parked_on_the_manager(store):
 
 def test_a_session_cant_close_as_held_without_its_action(store):
     cycle = cycles.add_cycle(store, "Morgan Manager", START)
-    first = sessions.list_sessions(store, cycle.id)[0]
+    first = coaching_sessions.list_sessions(store, cycle.id)[0]
     with pytest.raises(SessionNotClosed, match="one practice action, one owner, one place to look"):
-        sessions.close_held(store, first.id)
+        coaching_sessions.close_held(store, first.id)
     with pytest.raises(SessionNotClosed, match="one owner"):
-        sessions.close_held(store, first.id, practice_action="Role-play the next-step question",
+        coaching_sessions.close_held(store, first.id, practice_action="Role-play the next-step question",
                             evidence_place="next two recordings")
-    assert sessions.get_session(store, first.id).status == SessionStatus.PLANNED
-    held = sessions.close_held(store, first.id, practice_action="Role-play the next-step question",
+    assert coaching_sessions.get_session(store, first.id).status == SessionStatus.PLANNED
+    held = coaching_sessions.close_held(store, first.id, practice_action="Role-play the next-step question",
                                action_owner="Morgan Manager", evidence_place="next two recordings")
     assert (held.status, held.held_date, held.close_reason) == (SessionStatus.HELD, first.planned_date, None)
-    second = sessions.list_sessions(store, cycle.id)[1]
-    excused = sessions.close_held(store, second.id, reason="The manager was called into a customer escalation")
+    second = coaching_sessions.list_sessions(store, cycle.id)[1]
+    excused = coaching_sessions.close_held(store, second.id, reason="The manager was called into a customer escalation")
     assert excused.status == SessionStatus.HELD and excused.close_reason.startswith("The manager")
-    assert sessions.previous_held(store, sessions.list_sessions(store, cycle.id)[2].id).id == first.id
-    assert sessions.set_action_done(store, first.id, True).action_done is True
+    assert coaching_sessions.previous_held(store, coaching_sessions.list_sessions(store, cycle.id)[2].id).id == first.id
+    assert coaching_sessions.set_action_done(store, first.id, True).action_done is True
     with pytest.raises(CallmarkError, match="no practice action"):
-        sessions.set_action_done(store, second.id, True)
+        coaching_sessions.set_action_done(store, second.id, True)
 
 
 def test_stage_notes_follow_the_cycles_model_and_oskar_scores(store):
     grow = cycles.add_cycle(store, "Morgan Manager", START)
-    s = sessions.list_sessions(store, grow.id)[0]
-    assert [st.key for st in sessions.guide_for(store, s.id).stages] == ["goal", "reality", "options", "will"]
-    assert sessions.save_stage_note(store, s.id, "reality", "Casey: send me some information").stage_notes == {
+    s = coaching_sessions.list_sessions(store, grow.id)[0]
+    assert [st.key for st in coaching_sessions.guide_for(store, s.id).stages] == ["goal", "reality", "options", "will"]
+    assert coaching_sessions.save_stage_note(store, s.id, "reality", "Casey: send me some information").stage_notes == {
         "reality": "Casey: send me some information"}
     with pytest.raises(CallmarkError, match="no stage 'scaling'"):
-        sessions.save_stage_note(store, s.id, "scaling", "6")
+        coaching_sessions.save_stage_note(store, s.id, "scaling", "6")
     with pytest.raises(CallmarkError, match="belongs to OSKAR"):
-        sessions.set_score(store, s.id, 6)
+        coaching_sessions.set_score(store, s.id, 6)
     oskar = cycles.add_cycle(store, "Alex Manager", START, model="oskar")
-    o = sessions.list_sessions(store, oskar.id)[0]
-    assert sessions.set_score(store, o.id, 6).oskar_score == 6
+    o = coaching_sessions.list_sessions(store, oskar.id)[0]
+    assert coaching_sessions.set_score(store, o.id, 6).oskar_score == 6
     with pytest.raises(CallmarkError, match="0 to 10"):
-        sessions.set_score(store, o.id, 11)
+        coaching_sessions.set_score(store, o.id, 11)
 
 
 def test_one_model_per_cycle_once_a_session_is_held(store):
     cycle = cycles.add_cycle(store, "Morgan Manager", START)
     assert cycles.set_model(store, cycle.id, "clear").conversation_model == "clear"
-    first = sessions.list_sessions(store, cycle.id)[0]
-    sessions.close_held(store, first.id, reason="intro session")
+    first = coaching_sessions.list_sessions(store, cycle.id)[0]
+    coaching_sessions.close_held(store, first.id, reason="intro session")
     with pytest.raises(CallmarkError, match="one conversation model"):
         cycles.set_model(store, cycle.id, "oskar")
     with pytest.raises(CallmarkError, match="use grow, clear or oskar"):

@@ -45,7 +45,7 @@ from db.models import CoachingItem
 from desktop.core.enums import ReviewDecision
 from desktop.errors import CallmarkError
 from desktop import paths
-from desktop.services import calls, cycles, indicators, items, moments, observations, sessions
+from desktop.services import calls, coaching_sessions, cycles, indicators, items, moments, observations
 
 START = date(2026, 9, 7)
 AS_OF = date(2026, 11, 25)
@@ -97,7 +97,7 @@ def scripted_cycle(store, manager: str = "Morgan Manager", *, through: date = AS
     _created(store, items.create_item(store, [], manager=manager, behavior_text="Pause after the price").id,
              date(2026, 8, 20))
 
-    ids = [s.id for s in sessions.list_sessions(store, cycle.id)]
+    ids = [s.id for s in coaching_sessions.list_sessions(store, cycle.id)]
     call, _ = calls.add_call(store, paths.DEMO_MEDIA, title="Discovery - Acme Logistics", rep="Riley Rep",
                              manager=manager, recorded_at="2026-11-05T15:00:00Z")
     moment = moments.add_moment(store, call.id, 125551, 129000, kind="next_step")
@@ -108,34 +108,34 @@ def scripted_cycle(store, manager: str = "Morgan Manager", *, through: date = AS
                                                         seen="no", item_id=a, evidence="Baseline call")),
         (date(2026, 9, 22), lambda: observations.record(store, source="pipeline_review", observed_on="2026-09-22",
                                                         seen="no", item_id=a, uses_customer_evidence=False)),
-        (date(2026, 10, 7), lambda: sessions.close_held(store, ids[0], example="Casey: 'send me some information'",
+        (date(2026, 10, 7), lambda: coaching_sessions.close_held(store, ids[0], example="Casey: 'send me some information'",
                                                         **action)),
-        (date(2026, 10, 14), lambda: sessions.set_action_done(store, ids[0], True)),
-        (date(2026, 10, 14), lambda: sessions.close_held(store, ids[1], **action)),
+        (date(2026, 10, 14), lambda: coaching_sessions.set_action_done(store, ids[0], True)),
+        (date(2026, 10, 14), lambda: coaching_sessions.close_held(store, ids[1], **action)),
         (date(2026, 10, 14), lambda: observations.record(store, source="role_play", observed_on="2026-10-14",
                                                          seen="yes", item_id=a)),
         (date(2026, 10, 15), lambda: observations.record(store, source="call", observed_on="2026-10-15",
                                                          seen="yes", item_id=a)),
         (date(2026, 10, 16), lambda: observations.record(store, source="call", observed_on="2026-10-16",
                                                          seen="no", item_id=a)),
-        (date(2026, 10, 21), lambda: sessions.set_action_done(store, ids[1], False)),
-        (date(2026, 10, 21), lambda: sessions.mark_missed(store, ids[2], "Manager travelling")),
+        (date(2026, 10, 21), lambda: coaching_sessions.set_action_done(store, ids[1], False)),
+        (date(2026, 10, 21), lambda: coaching_sessions.mark_missed(store, ids[2], "Manager travelling")),
         (date(2026, 10, 27), lambda: observations.record(store, source="pipeline_review", observed_on="2026-10-27",
                                                          seen="yes", item_id=a, uses_customer_evidence=True)),
-        (date(2026, 10, 28), lambda: sessions.close_held(store, ids[3], reason="Half the hour went to a escalation",
+        (date(2026, 10, 28), lambda: coaching_sessions.close_held(store, ids[3], reason="Half the hour went to a escalation",
                                                          example="Forecast call: next step read from the CRM")),
         (date(2026, 10, 29), lambda: observations.record(store, source="call", observed_on="2026-10-29",
                                                          seen="yes", item_id=a)),
         (date(2026, 11, 3), lambda: observations.record(store, source="call", observed_on="2026-11-03",
                                                         seen="yes", item_id=a)),
-        (date(2026, 11, 4), lambda: sessions.close_held(store, ids[4], moment_id=moment.id, **action)),
+        (date(2026, 11, 4), lambda: coaching_sessions.close_held(store, ids[4], moment_id=moment.id, **action)),
         (date(2026, 11, 5), lambda: observations.record(store, source="call", observed_on="2026-11-05",
                                                         seen="yes", item_id=a, moment_id=moment.id,
                                                         evidence="Riley asks who else reviews it")),
         (date(2026, 11, 10), lambda: observations.record(store, source="pipeline_review", observed_on="2026-11-10",
                                                          seen="partial", item_id=a, uses_customer_evidence=True)),
-        (date(2026, 11, 11), lambda: sessions.set_action_done(store, ids[4], True)),
-        (date(2026, 11, 11), lambda: sessions.close_held(store, ids[5], **action)),
+        (date(2026, 11, 11), lambda: coaching_sessions.set_action_done(store, ids[4], True)),
+        (date(2026, 11, 11), lambda: coaching_sessions.close_held(store, ids[5], **action)),
         (date(2026, 11, 20), lambda: observations.check_next_two_recordings(store, a, date(2026, 11, 20))),
     ]
     for day, step in steps:

@@ -7,7 +7,7 @@ from datetime import date
 from PySide6.QtGui import QImage
 
 from desktop.core.enums import ReviewDecision, SessionStatus
-from desktop.services import cycles, observations, sessions
+from desktop.services import coaching_sessions, cycles, observations
 from tests.services.test_indicators_service import AS_OF, GOOD_BEHAVIOR, scripted_cycle
 
 
@@ -55,7 +55,7 @@ def test_session_cant_be_closed_as_held_without_its_action(qtbot, store):
     from desktop.ui.coaching.session_dialog import SessionGuideDialog
 
     cycle = cycles.add_cycle(store, "Morgan Manager", date(2026, 9, 7), model="oskar")
-    first = sessions.list_sessions(store, cycle.id)[0]
+    first = coaching_sessions.list_sessions(store, cycle.id)[0]
     dialog = SessionGuideDialog(store, first.id)
     qtbot.addWidget(dialog)
     assert [k for k in dialog.notes] == ["outcome", "scaling", "know_how", "action", "review"]
@@ -65,22 +65,22 @@ def test_session_cant_be_closed_as_held_without_its_action(qtbot, store):
     dialog.held_button.click()
     assert "one owner, one place to look for evidence" in dialog.message.text()
     assert dialog.isVisible() or dialog.result() == 0
-    assert sessions.get_session(store, first.id).status == SessionStatus.PLANNED
+    assert coaching_sessions.get_session(store, first.id).status == SessionStatus.PLANNED
     dialog.owner.setText("Morgan Manager")
     dialog.evidence_place.setText("the next two recordings")
     with qtbot.waitSignal(dialog.session_closed):
         dialog.held_button.click()
-    held = sessions.get_session(store, first.id)
+    held = coaching_sessions.get_session(store, first.id)
     assert (held.status, held.oskar_score, held.action_owner) == (SessionStatus.HELD, 5, "Morgan Manager")
     assert held.stage_notes["scaling"] == "Asks for the next step in about half the calls"
     # At the next session the previous action comes first: mark it done there.
-    second = sessions.list_sessions(store, cycle.id)[1]
+    second = coaching_sessions.list_sessions(store, cycle.id)[1]
     nxt = SessionGuideDialog(store, second.id)
     qtbot.addWidget(nxt)
     nxt.previous_done.setChecked(True)
     nxt.reason.setText("Short check-in only")
     nxt.held_button.click()
-    assert sessions.get_session(store, first.id).action_done is True
+    assert coaching_sessions.get_session(store, first.id).action_done is True
 
 
 def test_cycle_tab_shows_phase_and_asks_a_reason_to_change_focus(qtbot, store):

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 from desktop.core.cycles import CYCLE_DAYS, Phase
 from desktop.core.enums import ConversationModel, SessionStatus
 from desktop.errors import CallmarkError
-from desktop.services import cycles, indicators, observations, parking, sessions
+from desktop.services import coaching_sessions, cycles, indicators, observations, parking
 from desktop.ui.coaching.dashboard import DashboardView
 from desktop.ui.coaching.observation_dialog import ObservationDialog
 from desktop.ui.coaching.review_dialog import ReviewDialog
@@ -342,7 +342,7 @@ class CoachingWindow(QMainWindow):
     # --- sessions ------------------------------------------------------------------------------
 
     def refresh_sessions(self) -> None:
-        rows = sessions.list_sessions(self.store, self.cycle.id) if self.cycle else []
+        rows = coaching_sessions.list_sessions(self.store, self.cycle.id) if self.cycle else []
         self.session_rows = rows
         table = self.sessions_table
         table.setRowCount(len(rows))
@@ -377,7 +377,7 @@ class CoachingWindow(QMainWindow):
     def on_missed_clicked(self) -> None:
         session_id = self.selected_session()
         if session_id is not None:
-            sessions.mark_missed(self.store, session_id)
+            coaching_sessions.mark_missed(self.store, session_id)
             self.refresh()
 
     # --- evidence and review --------------------------------------------------------------------

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 from desktop.core.conversation import guide
 from desktop.core.enums import SessionStatus
 from desktop.errors import CallmarkError
-from desktop.services import sessions
+from desktop.services import coaching_sessions
 
 NO_SCORE = -1
 
@@ -30,9 +30,9 @@ class SessionGuideDialog(QDialog):
     def __init__(self, store, session_id: int, parent: QWidget | None = None):
         super().__init__(parent)
         self.store = store
-        self.row = sessions.get_session(store, session_id)
+        self.row = coaching_sessions.get_session(store, session_id)
         self.guide = guide(self.row.model)
-        self.previous = sessions.previous_held(store, session_id)
+        self.previous = coaching_sessions.previous_held(store, session_id)
         self.setWindowTitle(f"Session {self.row.number} — {self.row.planned_date:%d %b %Y} — {self.guide.name}")
         self.resize(760, 820)
 
@@ -137,9 +137,9 @@ class SessionGuideDialog(QDialog):
     def save_notes(self) -> None:
         try:
             for key, text in self._stage_notes().items():
-                sessions.save_stage_note(self.store, self.row.id, key, text)
+                coaching_sessions.save_stage_note(self.store, self.row.id, key, text)
             if any(s.takes_score for s in self.guide.stages):
-                sessions.set_score(self.store, self.row.id, self._score())
+                coaching_sessions.set_score(self.store, self.row.id, self._score())
             self._save_previous()
         except CallmarkError as exc:
             self.message.setText(str(exc))
@@ -148,12 +148,12 @@ class SessionGuideDialog(QDialog):
 
     def _save_previous(self) -> None:
         if self.previous is not None:
-            sessions.set_action_done(self.store, self.previous.id, self.previous_done.isChecked())
+            coaching_sessions.set_action_done(self.store, self.previous.id, self.previous_done.isChecked())
 
     def on_held_clicked(self) -> None:
         has_score = any(s.takes_score for s in self.guide.stages)
         try:
-            sessions.close_held(
+            coaching_sessions.close_held(
                 self.store, self.row.id, practice_action=self.action.text(), action_owner=self.owner.text(),
                 evidence_place=self.evidence_place.text(), reason=self.reason.text() or None,
                 stage_notes=self._stage_notes(), oskar_score=self._score() if has_score else None,
@@ -167,6 +167,6 @@ class SessionGuideDialog(QDialog):
         self.accept()
 
     def on_missed_clicked(self) -> None:
-        sessions.mark_missed(self.store, self.row.id, self.reason.text() or None)
+        coaching_sessions.mark_missed(self.store, self.row.id, self.reason.text() or None)
         self.session_closed.emit(self.row.id)
         self.accept()

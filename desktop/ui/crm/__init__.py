@@ -13,20 +13,12 @@ __all__ = ["CrmPanel", "PANEL_NAME", "register", "commands"]
 PANEL_NAME = "Opportunity"
 
 
-class _CrmCommands:
-    """The owner of File ▸ Import CRM export…: the Opportunity panel, made when first needed."""
+def commands(window):
+    """The owner of File ▸ Import CRM export… (the Opportunity panel, made when first needed)."""
+    from desktop.ui.actions import ActionId
+    from desktop.ui.panels import PanelCommands
 
-    def __init__(self, window):
-        self.window = window
-
-    def action_slots(self) -> dict:
-        from desktop.ui.actions import ActionId
-
-        return {ActionId.IMPORT_CRM: lambda: self.window.panel(PANEL_NAME).choose_and_import()}
-
-
-def commands(window) -> _CrmCommands:
-    return _CrmCommands(window)
+    return PanelCommands(window, PANEL_NAME, {ActionId.IMPORT_CRM: "choose_and_import"})
 
 
 def _panel(context) -> CrmPanel:

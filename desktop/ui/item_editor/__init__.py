@@ -61,20 +61,12 @@ class ItemEditor(QWidget):
         super().closeEvent(event)
 
 
-class _ItemCommands:
-    """The owner of Ctrl+I in the window's action registry: the panel, made when first needed."""
+def commands(window):
+    """The owner of Ctrl+I (New coaching item) in the window: this panel, made when first needed."""
+    from desktop.ui.actions import ActionId
+    from desktop.ui.panels import PanelCommands
 
-    def __init__(self, window):
-        self.window = window
-
-    def action_slots(self) -> dict:
-        from desktop.ui.actions import ActionId
-
-        return {ActionId.NEW_ITEM: lambda: self.window.panel(PANEL_NAME).new_item_from_moment()}
-
-
-def commands(window) -> _ItemCommands:
-    return _ItemCommands(window)
+    return PanelCommands(window, PANEL_NAME, {ActionId.NEW_ITEM: "new_item_from_moment"})
 
 
 def _panel(context) -> ItemEditor:
