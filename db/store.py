@@ -158,6 +158,10 @@ class Store:
         self._engine = engine
         self._sessions = None
         self._lock = threading.Lock()
+        # The one writer: every write of this process (the GUI, the transcription worker's thread, an
+        # import) takes its turn here, so two of them never race for SQLite's write lock; other
+        # processes (a script beside the app) wait through the busy timeout.
+        self._writer = threading.RLock()
         self._readers = threading.local()
         self._reader_list: list[sqlite3.Connection] = []
 
@@ -186,8 +190,8 @@ class Store:
 
     @contextmanager
     def write(self) -> Iterator[Session]:
-        """One transaction: everything inside lands together, or nothing does."""
-        with self._session_factory()() as session, session.begin():
+        """One transaction: everything inside lands together, or nothing does (one writer at a time)."""
+        with self._writer, self._session_factory()() as session, session.begin():
             yield session
 
     def reader(self) -> sqlite3.Connection:

@@ -36,6 +36,7 @@ from desktop.core.enums import Crm
 from desktop.core.indicators import CrmCheck
 from desktop.core.next_step_check import NextStepCheck, NextStepValue, check_next_step_recorded
 from desktop.errors import CallmarkError, NotFound
+from desktop.services.changes import CRM, Change, change
 from desktop.exchange.crm_csv import CrmImportError, OpportunityRow, ParsedExport, parse_export
 from desktop.exchange.crm_headers import FIELDS, normalize_external_id
 from desktop.exchange.crm_links import LinkSuggestion, suggest_opportunities
@@ -459,3 +460,19 @@ def cite_crm_evidence(store: Store, item_id: int, opportunity_id: int, field_nam
         item.evidence.append(evidence)
         session.flush()
         return evidence.id
+
+
+# --- operations: linking as a coach edit, with undo (desktop.services.changes) ---------------------
+
+
+def link(store: Store, call_id: int, opportunity_ref: str | int | None) -> Change:
+    """Link a call to an opportunity (None: unlink); undo puts back the link it had before."""
+    with store.read() as session:
+        before = _call(session, call_id).opportunity_id
+    if opportunity_ref is None:
+        unlink_call(store, call_id)
+        row, label = None, "Unlink opportunity"
+    else:
+        row, label = link_call(store, call_id, opportunity_ref), "Link opportunity"
+    return change(label, CRM, call_id=call_id, ids=[call_id], row=row,
+                  undo=lambda s: link(s, call_id, before))

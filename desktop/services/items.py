@@ -28,6 +28,7 @@ from desktop.core.review_rule import ContinueAfter, ReviewRuleError
 from desktop.core.specificity import Finding, ItemDraft, check_item
 from desktop.core.timefmt import format_ms
 from desktop.errors import CallmarkError, NotFound
+from desktop.services.changes import ITEMS, Change, change
 from desktop.services.item_rows import CitedMoment, EvidenceRow, ItemRow, item_row
 from desktop.services.item_split import split_behavior, split_text
 from desktop.services.people import local_coach_person, person
@@ -325,6 +326,15 @@ def update_item(store: Store, item_id: int, **fields) -> ItemRow:
             _set(session, item, key, value)
         session.flush()
         return item_row(item)
+
+
+def edit(store: Store, item_id: int, **fields) -> Change:
+    """Save fields of an item (``update_item``); undo puts the old values back."""
+    before = get_item(store, item_id)
+    old = {k: getattr(before, k) for k in fields}
+    row = update_item(store, item_id, **fields)
+    name = next(iter(fields)).replace("_", " ") if len(fields) == 1 else "item"
+    return change(f"Edit {name}", ITEMS, ids=[item_id], row=row, undo=lambda s: edit(s, item_id, **old))
 
 
 # --- the specificity check --------------------------------------------------------------

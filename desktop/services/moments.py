@@ -10,7 +10,9 @@ from db.models import Call, Moment
 from db.store import Store
 from desktop.core.enums import MomentKind
 from desktop.errors import CallmarkError, NotFound
+from desktop.core.timefmt import format_ms
 from desktop.services import transcripts
+from desktop.services.changes import ITEMS, MOMENTS, Change, change
 from desktop.services.people import local_coach_person
 from desktop.services.rows import DEFAULT_SPAN_MS, MomentRow, list_moments  # noqa: F401 - plain sqlite3
 from desktop.services.rows import stamp as _stamp
@@ -117,3 +119,36 @@ def restore_moment(store: Store, saved: dict) -> MomentRow:
         session.add(moment)
         session.flush()
         return _row(moment)
+
+
+# --- operations: what the coach does, each returning its Change and undo (desktop.services.changes) ---
+
+_LABELS = {"kind": "Change kind", "note": "Edit note", "start_ms": "Move moment", "end_ms": "Set the end"}
+
+
+def mark(store: Store, call_id: int, start_ms: int, end_ms: int | None = None, **fields) -> Change:
+    """Mark a moment (``add_moment``); undo deletes it."""
+    return _added(add_moment(store, call_id, start_ms, end_ms, **fields), f"Mark at {format_ms(int(start_ms))}")
+
+
+def _added(row: MomentRow, label: str) -> Change:
+    return change(label, MOMENTS, ITEMS, call_id=row.call_id, ids=[row.id], row=row,
+                  undo=lambda s: remove(s, row.id))
+
+
+def edit(store: Store, moment_id: int, **fields) -> Change:
+    """Change fields of a moment (``update_moment``); undo puts the old values back."""
+    before = get_moment(store, moment_id)
+    old = {k: getattr(before, k) for k in fields}
+    row = update_moment(store, moment_id, **fields)
+    label = next((_LABELS[k] for k in ("start_ms", "kind", "note", "end_ms") if k in fields), "Edit moment")
+    return change(label, MOMENTS, call_id=row.call_id, ids=[row.id], row=row,
+                  undo=lambda s: edit(s, moment_id, **old))
+
+
+def remove(store: Store, moment_id: int) -> Change:
+    """Delete a moment (``delete_moment``); undo brings it back with its id and links."""
+    before = get_moment(store, moment_id)
+    saved = delete_moment(store, moment_id)
+    return change(f"Delete moment at {format_ms(before.start_ms)}", MOMENTS, ITEMS, call_id=before.call_id,
+                  ids=[moment_id], undo=lambda s: _added(restore_moment(s, saved), "Restore moment"))

@@ -17,6 +17,7 @@ from db.models import Call, Segment, Speaker, Transcript
 from db.store import Store
 from desktop.core.enums import Role, TranscriptOrigin
 from desktop.errors import CallmarkError, NotFound
+from desktop.services.changes import MOMENTS, TRANSCRIPT, Change, change
 from desktop.services.rows import (  # noqa: F401 - the workspace's reads, plain sqlite3
     SegmentRow,
     TranscriptRow,
@@ -118,6 +119,40 @@ def edit_segment(store: Store, call_id: int, start_ms: int, *, text: str | None 
             seg.speaker = speaker
             _speaker(session, call_id, speaker)
     return current_transcript(store, call_id)
+
+
+def edit_line(store: Store, call_id: int, start_ms: int, *, text: str | None = None,
+              speaker: str | None = None) -> Change:
+    """Fix one line (``edit_segment``) as a coach edit; undo puts back its words, speaker and word times."""
+    with store.read() as session:
+        transcript = _editable(session, call_id)
+        seg = session.scalar(select(Segment).where(Segment.transcript_id == transcript.id,
+                                                   Segment.start_ms == start_ms).limit(1))
+        if seg is None:
+            raise NotFound(f"call {call_id}: no transcript line starts at {start_ms} ms")
+        before = (seg.text, seg.speaker, seg.words)
+    edit_segment(store, call_id, start_ms, text=text, speaker=speaker)
+    return _line_change(call_id, start_ms, before)
+
+
+def _line_change(call_id: int, start_ms: int, before: tuple) -> Change:
+    return change("Edit line", TRANSCRIPT, MOMENTS, call_id=call_id,
+                  undo=lambda s: _put_line(s, call_id, start_ms, before))
+
+
+def _put_line(store: Store, call_id: int, start_ms: int, values: tuple) -> Change:
+    text, speaker, words = values
+    with store.write() as session:
+        transcript = _editable(session, call_id)
+        seg = session.scalar(select(Segment).where(Segment.transcript_id == transcript.id,
+                                                   Segment.start_ms == start_ms).limit(1))
+        if seg is None:
+            raise NotFound(f"call {call_id}: no transcript line starts at {start_ms} ms")
+        now = (seg.text, seg.speaker, seg.words)
+        seg.text, seg.speaker, seg.words = text, speaker, words
+        if speaker is not None:
+            _speaker(session, call_id, speaker)
+    return _line_change(call_id, start_ms, now)
 
 
 def restore_version(store: Store, call_id: int, transcript_id: int) -> None:

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer
-from PySide6.QtGui import QUndoStack
+from PySide6.QtCore import QByteArray, QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QSplitter, QWidget
 
 from desktop.errors import CallmarkError
@@ -20,6 +19,7 @@ from desktop.ui.controllers.marking import MarkingController
 from desktop.ui.controllers.playback import PlaybackController
 from desktop.ui.controllers.waveform_loader import WaveformLoader
 from desktop.ui.controllers.workspace import WorkspaceController
+from desktop.ui.history import History
 from desktop.ui.models.library_model import LibraryModel
 from desktop.ui.models.moments_model import MomentsModel
 from desktop.ui.models.transcript_model import TranscriptModel
@@ -41,10 +41,11 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self.setWindowTitle("Callmark")
         self.setAcceptDrops(True)
-        self.resize(1360, 840)
+        self.resize(first_run_size(QApplication.primaryScreen()))
 
         # Before the actions: destroyed after them would make its last signals reach deleted actions.
-        self.undo_stack = QUndoStack(self)
+        self.history = History(store, self)  # the one undo history and the store's change signal
+        self.undo_stack = self.history.stack
         self.registry = ActionRegistry(self)
         for action in self.registry.actions():
             self.addAction(action)  # window-wide keys even for actions not in a menu
@@ -68,9 +69,10 @@ class MainWindow(QMainWindow):
 
         self.playback = PlaybackController(self, auto_rewind_ms=self.prefs.auto_rewind_ms)
         self.context = WorkspaceContext(store, self.home, parent=self)
+        self.context.use_history(self.history)
         self.marking = MarkingController(
             store, self.moments_model, self.transcript_model,
-            lambda: self.playback.mark_ms(self.prefs.reaction_delay_ms), self.undo_stack, self)
+            lambda: self.playback.mark_ms(self.prefs.reaction_delay_ms), self.history, self)
         self.waveforms = WaveformLoader(self.home, self)
         self.workspace = WorkspaceController(
             store, self.view, self.playback, self.marking, self.transcript_model, self.moments_model,
@@ -248,11 +250,31 @@ class MainWindow(QMainWindow):
 
     def restore_layout(self) -> None:
         self._restore((SettingsKey.GEOMETRY, self.restoreGeometry), (SettingsKey.WINDOW_STATE, self.restoreState))
+        self.fit_on_screen()
         s = qsettings()
         visible = s.value(SettingsKey.LIBRARY_VISIBLE.value, True)
         shown = str(visible).lower() not in ("false", "0")
         self.library.setVisible(shown)
         self.registry[ActionId.TOGGLE_LIBRARY].setChecked(shown)
+
+    def fit_on_screen(self) -> None:
+        """A window restored from a larger screen (or a second monitor since unplugged) is brought inside
+        the screen it is on, so the Mark button, the inspector and the status bar can be reached."""
+        screen = self.screen() or QApplication.primaryScreen()
+        if screen is None or self.isMaximized() or self.isFullScreen():
+            return
+        area = screen.availableGeometry()
+        frame = self.frameGeometry()
+        extra_w, extra_h = frame.width() - self.width(), frame.height() - self.height()
+        width = min(self.width(), area.width() - extra_w)
+        height = min(self.height(), area.height() - extra_h)
+        if (width, height) != (self.width(), self.height()):
+            self.resize(width, height)
+        frame = self.frameGeometry()
+        x = min(max(frame.x(), area.x()), area.right() - frame.width() + 1)
+        y = min(max(frame.y(), area.y()), area.bottom() - frame.height() + 1)
+        if (x, y) != (frame.x(), frame.y()):
+            self.move(x, y)
 
     def _restore(self, *pairs) -> None:
         s = qsettings()
@@ -312,6 +334,16 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(0, self, lambda: [self.open_media_file(f) for f in files])
 
 
+def first_run_size(screen) -> QSize:
+    """The window's size on a first start: 1360×840 where it fits, else what the screen has room for."""
+    want = QSize(1360, 840)
+    if screen is None:
+        return want
+    area = screen.availableGeometry()
+    # Leave room for the window manager's frame and title bar.
+    return QSize(min(want.width(), area.width() - 16), min(want.height(), area.height() - 48))
+
+
 class _FirstPaint(QObject):
     """Calls ``then`` once, when ``widget`` first paints (and stops watching)."""
 
@@ -339,6 +371,8 @@ def build_main_window(store, home: Path) -> MainWindow:
     window.workspace.call_opened.connect(window.on_call_opened)
     window.workspace.call_updated.connect(window.library_model.update_call)
     window.workspace.message.connect(window.show_message)
+    window.history.message.connect(window.show_message)
+    window.history.current_call = lambda: window.workspace.call.id if window.workspace.call else None
     window.library.call_chosen.connect(window.open_call)
     window.install()
     return window

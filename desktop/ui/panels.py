@@ -33,6 +33,7 @@ class WorkspaceContext(QObject):
     call_changed = Signal(object)  # the new call id (int), or None when no call is open
     moment_selected = Signal(object)  # a moment id (int), or None when nothing is selected
     moments_changed = Signal()  # a moment of the open call was added, edited or deleted
+    store_changed = Signal(object)  # any Change written to the store (desktop.services.changes), by any path
 
     def __init__(self, store, home: Path, seek: Callable[[int], None] | None = None,
                  parent: QObject | None = None):
@@ -43,6 +44,17 @@ class WorkspaceContext(QObject):
         self._call_id: int | None = None
         self._moment_id: int | None = None
         self._told_call: int | None = None  # the call panels were last told about
+        self.history = None  # the window's History: a panel runs its edits through it (undo, one signal)
+
+    def use_history(self, history) -> None:
+        self.history = history
+        history.changed.connect(self.store_changed)
+
+    def run(self, op, **kwargs):
+        """Run a service operation as one coach edit (undoable, told to every view)."""
+        if self.history is None:  # a panel shown on its own (no window): the edit is still written
+            return op()
+        return self.history.run(op, **kwargs)
 
     @property
     def call_id(self) -> int | None:

@@ -17,10 +17,11 @@ def suggestion_text(s) -> str:
 
 
 class LinkDialog(QDialog):
-    def __init__(self, store, call_id: int, parent=None):
+    def __init__(self, store, call_id: int, parent=None, run=None):
         super().__init__(parent)
         self.store = store
         self.call_id = call_id
+        self._run = run or (lambda op: op())  # the panel's: the link is one coach edit (undo)
         self.linked: crm_service.OpportunityInfo | None = None
         self.setWindowTitle("Link the call to an opportunity")
         self.resize(560, 360)
@@ -59,7 +60,8 @@ class LinkDialog(QDialog):
 
     def link(self) -> None:
         try:
-            self.linked = crm_service.link_call(self.store, self.call_id, self.id_field.text())
+            ref = self.id_field.text()
+            self.linked = self._run(lambda: crm_service.link(self.store, self.call_id, ref)).row
         except CallmarkError as exc:
             self.error.setText(str(exc))
             self.error.show()

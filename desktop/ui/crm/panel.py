@@ -256,27 +256,34 @@ class CrmPanel(QWidget):
     def link(self, opportunity_ref: str) -> bool:
         if self.call_id is None:
             return False
+        call_id = self.call_id
         try:
-            opp = crm_service.link_call(self.store, self.call_id, opportunity_ref)
+            made = self._run(lambda: crm_service.link(self.store, call_id, opportunity_ref))
         except CallmarkError as exc:
             self.show_message(str(exc), error=True)
             return False
-        self.show_message(f"Linked to {opp.name}.")
+        self.show_message(f"Linked to {made.row.name}.")
         self.refresh()
         return True
 
     def unlink(self) -> None:
         if self.call_id is not None:
-            crm_service.unlink_call(self.store, self.call_id)
+            call_id = self.call_id
+            self._run(lambda: crm_service.link(self.store, call_id, None))
             self.show_message("The call is no longer linked to an opportunity.")
             self.refresh()
+
+    def _run(self, op):
+        """A coach edit through the window's history (undo, one change signal) when there is one."""
+        history = getattr(self.context, "history", None)
+        return history.run(op, raise_refusal=True) if history is not None else op()
 
     def open_link_dialog(self) -> None:
         from desktop.ui.crm.link_dialog import LinkDialog
 
         if self.call_id is None:
             return
-        dialog = LinkDialog(self.store, self.call_id, self)
+        dialog = LinkDialog(self.store, self.call_id, self, run=self._run)
         if dialog.exec() and dialog.linked is not None:
             self.show_message(f"Linked to {dialog.linked.name}.")
             self.refresh()

@@ -13,6 +13,7 @@ from desktop.core.specificity import Finding, passes
 from desktop.core.timefmt import format_ms
 from desktop.errors import CallmarkError
 from desktop.services import items, moments, parking
+from desktop.services.changes import ITEMS
 from desktop.ui.item_editor.autosave import FieldSaver
 from desktop.ui.item_editor.evidence import EvidenceController
 from desktop.ui.item_editor.fields import SEVERITY_COLOURS, SEVERITY_MARKS, StepText, worst
@@ -46,6 +47,7 @@ class ItemEditorController(QObject):
         self.moment: moments.MomentRow | None = None
         self.findings: list[Finding] = []
         self._loading = False
+        self._writing = False
         self._parked: list[parking.ParkedRow] = []
         self.parked_model = QStringListModel(self)
         view.parked_list.setModel(self.parked_model)
@@ -93,6 +95,8 @@ class ItemEditorController(QObject):
             self.context.moment_selected.connect(self.on_moment_selected)
             if hasattr(self.context, "moments_changed"):
                 self.context.moments_changed.connect(self.on_moments_changed)
+            if hasattr(self.context, "store_changed"):
+                self.context.store_changed.connect(self.on_store_changed)
 
     # --- what is shown ----------------------------------------------------------------------
 
@@ -277,9 +281,29 @@ class ItemEditorController(QObject):
             self.view.completer.offer(text)
 
     def _write(self, item_id: int, field: str, value) -> None:
-        written = items.update_item(self.store, item_id, **{field: value})
+        op = lambda: items.edit(self.store, item_id, **{field: value})  # noqa: E731
+        self._writing = True
+        try:
+            if self.context is not None and getattr(self.context, "history", None) is not None:
+                # One undo step per field typed into (the pauses between words each save).
+                made = self.context.history.run(op, merge_key=("item", item_id, field), raise_refusal=True)
+            else:
+                made = op()
+        finally:
+            self._writing = False
         if self.item is not None and self.item.id == item_id:
-            self.item = written
+            self.item = made.row
+
+    def on_store_changed(self, change) -> None:
+        """An undo, a redo or another view changed the item shown: show it as it is now."""
+        if self._writing or self.item is None or not change.touches(ITEMS) or self.item.id not in change.ids:
+            return
+        try:
+            row = items.get_item(self.store, self.item.id)
+        except CallmarkError:
+            self.show_nothing()
+            return
+        self._set_item(row)
 
     def flush(self) -> None:
         self.saver.flush()

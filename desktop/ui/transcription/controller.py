@@ -11,13 +11,14 @@ from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtGui import QKeySequence, QUndoCommand
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from desktop.services import calls as call_service
 from desktop.services import transcript_io
 from desktop.services import transcription as service
 from desktop.services import transcripts as transcript_service
+from desktop.services.changes import TRANSCRIPT
 from desktop.ui.actions import ActionId
 from desktop.ui.transcription.queue import TranscriptionQueue, describe
 from desktop.ui.transcription.widgets import TranscriptionBar
@@ -25,29 +26,6 @@ from desktop.ui.transcription.widgets import TranscriptionBar
 TRANSCRIPT_FILTER = "Transcripts (*.vtt *.srt *.json);;All files (*)"
 EXPORT_FILTERS = {"txt": "Text with times and speakers (*.txt)", "srt": "SubRip subtitles (*.srt)",
                   "vtt": "WebVTT with speakers (*.vtt)", "json": "JSON segments (*.json)"}
-
-class EditLineCommand(QUndoCommand):
-    """One line's words/speaker changed; undo puts the previous ones back (the original version stays)."""
-
-    def __init__(self, controller: TranscriptionController, call_id: int, start_ms: int,
-                 before: tuple[str, str | None], after: tuple[str, str | None]):
-        super().__init__("line edit")
-        self.controller, self.call_id, self.start_ms = controller, call_id, start_ms
-        self.before, self.after = before, after
-
-    def _apply(self, values: tuple[str, str | None], other: tuple[str, str | None]) -> None:
-        text = values[0] if values[0] != other[0] else None
-        speaker = values[1] if values[1] != other[1] else None
-        transcript_service.edit_segment(self.controller.store, self.call_id, self.start_ms,
-                                        text=text, speaker=speaker)
-        self.controller.reload_transcript(self.call_id)
-
-    def redo(self) -> None:
-        self._apply(self.after, self.before)
-
-    def undo(self) -> None:
-        self._apply(self.before, self.after)
-
 
 class TranscriptionController(QObject):
     def __init__(self, window, *, cpu_threads: int = 0):
@@ -86,6 +64,11 @@ class TranscriptionController(QObject):
         self.bar.cancel_requested.connect(self.cancel_open_call)
         w.workspace.call_opened.connect(self.on_call_opened)
         w.view.transcript.doubleClicked.connect(lambda index: self.edit_line(index.row()))
+        w.history.changed.connect(self.on_store_changed)
+
+    def on_store_changed(self, change) -> None:
+        if change.touches(TRANSCRIPT) and change.call_id is not None:
+            self.reload_transcript(change.call_id)  # an edit, its undo or redo: whichever path made it
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802
         if watched is self.window and event.type() == QEvent.Type.Close:
@@ -266,8 +249,13 @@ class TranscriptionController(QObject):
         labels = {s["name"]: s["label"] for s in transcript_service.speakers(self.store, self.call.id)}
         before = (seg.text, labels.get(seg.speaker, seg.speaker))
         after = (text or seg.text, labels.get(speaker, speaker) if speaker else before[1])
-        if after != before:
-            self.window.undo_stack.push(EditLineCommand(self, self.call.id, seg.start_ms, before, after))
+        if after == before:
+            return
+        call_id, start_ms = self.call.id, seg.start_ms
+        text_now = after[0] if after[0] != before[0] else None
+        speaker_now = after[1] if after[1] != before[1] else None
+        self.window.history.run(lambda: transcript_service.edit_line(self.store, call_id, start_ms, text=text_now,
+                                                                    speaker=speaker_now))
 
     def edit_speakers(self) -> None:
         from desktop.ui.transcription.dialogs import SpeakersDialog
