@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from desktop.cli import print_json
+from desktop.core.words import plural
 
 
 def register(sub, common) -> None:
@@ -75,11 +76,11 @@ def _transcribe(args, ctx) -> int:
             failures += 1
             continue
         elapsed = run.job.result.elapsed_s if run.job.result else 0.0
-        bar.finish(f"{_label(plan.title)} {len(run.transcript.segments)} lines in {elapsed:.1f} s "
+        bar.finish(f"{_label(plan.title)} {plural(len(run.transcript.segments), 'line')} in {elapsed:.1f} s "
                    f"({plan.model.label})")
         results.append((plan, run.transcript))
         if not args.json:
-            print(f"call {plan.call_id}: {len(run.transcript.segments)} lines transcribed with "
+            print(f"call {plan.call_id}: {plural(len(run.transcript.segments), 'line')} transcribed with "
                   f"{plan.model.label}" + (f", language {run.transcript.language}" if run.transcript.language else ""))
     if args.json:
         shaped = [{"call_id": p.call_id, "model": t.model, "language": t.language,

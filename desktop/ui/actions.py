@@ -96,6 +96,9 @@ class ActionId(Enum):
                      EXCHANGE)
     OPEN_FILE = ("Open recording…", (SK.Open,), "Add a recording to the library and open it", False)
     TOGGLE_LIBRARY = ("Show library", ("Ctrl+Shift+L",), "Show or hide the list of calls", True)
+    WRITING_ROOM = ("Room to write the item", ("Ctrl+Shift+I",),
+                    "Give the coaching item most of the window's width (again to go back)", True)
+    RESET_LAYOUT = ("Reset layout", (), "Put every panel back at its first-run width", False)
     FIND_CALL = ("Find a call", ("Ctrl+K",), "Filter the library by text", True)
     PREFERENCES = ("Preferences…", ("Ctrl+,",), "Skip step, reaction delay, auto-rewind", False)
     SHORTCUTS = ("Keyboard shortcuts…", ("Ctrl+Alt+K",), "See and change every key", False)

@@ -248,6 +248,34 @@ class MainWindow(QMainWindow):
 
     # --- layout state ---------------------------------------------------------------------------
 
+    def set_writing(self, on: bool) -> None:
+        """Room to write the coaching item: the item editor takes the moments' and most of the
+        transcript's width (the library steps aside too), and everything comes back after."""
+        view = self.view
+        if on and not view.writing:
+            self._library_before_writing = not self.library.isHidden()
+            editor = self.panel("Coaching item")
+            view.inspector.setCurrentWidget(editor)
+            self.library.hide()
+            view.set_writing(True)
+        elif not on and view.writing:
+            view.set_writing(False)
+            if getattr(self, "_library_before_writing", True):
+                self.library.show()
+        self.registry[ActionId.WRITING_ROOM].setChecked(view.writing)
+
+    def reset_layout(self) -> None:
+        """Every panel back at its first-run width, and the saved layout forgotten."""
+        self.set_writing(False)
+        s = qsettings()
+        for key in (SettingsKey.MAIN_SPLITTER, SettingsKey.WORK_SPLITTER, SettingsKey.SIDE_SPLITTER):
+            s.remove(key.value)
+        self.library.show()
+        self.registry[ActionId.TOGGLE_LIBRARY].setChecked(True)
+        self.splitter.setSizes([250, max(600, self.width() - 250)])
+        self.view.reset_layout()
+        self.show_message("The layout is back as on the first start.")
+
     def restore_layout(self) -> None:
         self._restore((SettingsKey.GEOMETRY, self.restoreGeometry), (SettingsKey.WINDOW_STATE, self.restoreState))
         self.fit_on_screen()
@@ -296,6 +324,7 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self, self._restore_splitters)
 
     def save_layout(self) -> None:
+        self.set_writing(False)  # the writing room is for now: the layout kept is the coach's usual one
         s = qsettings()
         s.setValue(SettingsKey.GEOMETRY.value, self.saveGeometry())
         s.setValue(SettingsKey.WINDOW_STATE.value, self.saveState())
@@ -335,8 +364,9 @@ class MainWindow(QMainWindow):
 
 
 def first_run_size(screen) -> QSize:
-    """The window's size on a first start: 1360×840 where it fits, else what the screen has room for."""
-    want = QSize(1360, 840)
+    """The window's size on a first start: the screen's free area (less the window manager's frame),
+    up to 1600×1000."""
+    want = QSize(1600, 1000)
     if screen is None:
         return want
     area = screen.availableGeometry()

@@ -41,6 +41,7 @@ class WorkspaceContext(QObject):
         self.store = store
         self.home = Path(home)
         self._seek = seek
+        self._play: Callable[[], None] | None = None
         self._call_id: int | None = None
         self._moment_id: int | None = None
         self._told_call: int | None = None  # the call panels were last told about
@@ -69,10 +70,17 @@ class WorkspaceContext(QObject):
         if self._seek is not None:
             self._seek(int(ms))
 
+    def play_from(self, ms: int) -> None:
+        """Play the open call from ``ms`` (a moment heard again from the panel that cites it)."""
+        self.seek(ms)
+        if self._play is not None:
+            self._play()
+
     # --- called by the workspace, not by panels ----------------------------------
 
-    def set_seek(self, seek: Callable[[int], None]) -> None:
+    def set_seek(self, seek: Callable[[int], None], play: Callable[[], None] | None = None) -> None:
         self._seek = seek
+        self._play = play
 
     def set_call(self, call_id: int | None, *, defer: bool = False) -> None:
         """Follow a newly opened call. ``defer``: tell the panels once the workspace is painted
@@ -145,6 +153,16 @@ class PendingPanel(QLabel):
             widget = QLabel(f"The {self.spec.name} panel could not start: {exc}")
             widget.setWordWrap(True)
             return widget
+
+
+class Slots:
+    """An owner that is just its slots: ``{ActionId: callable}``."""
+
+    def __init__(self, slots: dict):
+        self.slots = slots
+
+    def action_slots(self) -> dict:
+        return dict(self.slots)
 
 
 class PanelCommands:

@@ -21,16 +21,22 @@ CHILD = textwrap.dedent("""
     window.show()
     seen = {}
 
+    def write():
+        window.make_all_panels()  # every panel in: none may hold the window taller than the screen
+        window.set_writing(True)
+        QTimer.singleShot(200, look)
+
     def look():
         area = window.screen().availableGeometry()
         frame = window.frameGeometry()
+        seen["two_columns"] = window.panel("Coaching item").view.two_columns
         seen.update(screen=[area.width(), area.height()], frame=[frame.x(), frame.y(), frame.width(), frame.height()],
                     mark_visible=window.view.player_bar.mark_button.isVisible(),
                     status_visible=window.statusBar().isVisible())
         window.close()  # saves the layout, as the coach closing it would
         app.quit()
 
-    QTimer.singleShot(300, look)
+    QTimer.singleShot(300, write)
     app.exec()
     print(json.dumps(seen))
 """)
@@ -60,6 +66,7 @@ def test_a_first_start_on_a_small_screen_fits_it(tmp_path):
     assert seen["screen"] == [1280, 720]
     assert _inside(seen), seen
     assert seen["mark_visible"] and seen["status_visible"]
+    assert seen["two_columns"]  # the writing room gives the item its two columns even here
 
 
 def test_a_layout_saved_on_a_big_screen_is_brought_inside_a_smaller_one(tmp_path):

@@ -11,9 +11,11 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QLabel, QMenu, QPushButton, QVBoxLayout, QWidget
 
+from desktop.core.words import plural
 from desktop.errors import CallmarkError
 from desktop.exchange.record import RecordError
 from desktop.services import calibration as cal
+from desktop.services.changes import ITEMS, MOMENTS, RECORDS, change
 from desktop.ui.panels import WorkspaceContext, register_panel
 
 __all__ = ["CalibrationPanel", "open_calibration_window", "PANEL_NAME"]
@@ -53,10 +55,20 @@ class CalibrationPanel(QWidget):
         layout.addStretch(1)
         self.import_button.clicked.connect(self.on_import_clicked)
         context.call_changed.connect(self.on_call_changed)
+        if hasattr(context, "store_changed"):
+            context.store_changed.connect(self.on_store_changed)
         self.on_call_changed(context.call_id)
+
+    def on_store_changed(self, change) -> None:
+        # A record imported from File ▸ Import record (or anywhere else): say what this call now holds.
+        if change.touches(RECORDS, MOMENTS) and change.call_id in (None, self.context.call_id):
+            self._show(self.context.call_id)
 
     def on_call_changed(self, call_id) -> None:
         self.message.clear()
+        self._show(call_id)
+
+    def _show(self, call_id) -> None:
         self.compare_menu.clear()
         coaches = cal.other_coaches(self.context.store, call_id) if call_id is not None else []
         for name in coaches:
@@ -84,9 +96,16 @@ class CalibrationPanel(QWidget):
         except (CallmarkError, RecordError) as exc:
             self.message.setText(str(exc))
             return
-        self.on_call_changed(call_id)
-        self.message.setText(f"{result.coach}'s record is in ({result.moments_added} moments), hidden until "
-                             "you compare.")
+        tell = getattr(self.context, "history", None)
+        if tell is not None:
+            tell.tell(change(f"Import {result.coach}'s record", RECORDS, MOMENTS, ITEMS, call_id=call_id))
+        self._show(call_id)
+        held = result.moments_added + result.moments_updated + result.moments_unchanged
+        if result.moments_added:
+            what = f"is in ({plural(result.moments_added, 'moment')})"
+        else:
+            what = f"was already in ({plural(held, 'moment')}, nothing new)"
+        self.message.setText(f"{result.coach}'s record {what}, hidden until you compare.")
 
     def compare(self, coach: str):
         view = cal.compare(self.context.store, self.context.call_id, coach)

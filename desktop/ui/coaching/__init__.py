@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
+from desktop.services.changes import CALLS, CYCLES, SESSIONS
 from desktop.ui.panels import WorkspaceContext, register_panel
 
 __all__ = ["open_coaching", "CoachingPanel"]
@@ -16,10 +17,10 @@ __all__ = ["open_coaching", "CoachingPanel"]
 _windows: list = []  # open Coaching windows, kept alive while shown
 
 
-def open_coaching(store, manager: str | None = None, parent: QWidget | None = None):
+def open_coaching(store, manager: str | None = None, parent: QWidget | None = None, notify=None):
     from desktop.ui.coaching.cycle_view import CoachingWindow
 
-    window = CoachingWindow(store, manager, parent=parent)
+    window = CoachingWindow(store, manager, parent=parent, notify=notify)
     _windows.append(window)
     window.destroyed.connect(lambda *_: _windows.remove(window) if window in _windows else None)
     window.show()
@@ -42,7 +43,14 @@ class CoachingPanel(QWidget):
         layout.addStretch(1)
         self.open_button.clicked.connect(self.on_open_clicked)
         context.call_changed.connect(self.on_call_changed)
+        if hasattr(context, "store_changed"):
+            context.store_changed.connect(self.on_store_changed)
         self.on_call_changed(context.call_id)
+
+    def on_store_changed(self, change) -> None:
+        # A cycle made, a focus set, a session held (here or in the Coaching window): show it now.
+        if change.touches(CYCLES, SESSIONS, CALLS):
+            self.on_call_changed(self.context.call_id)
 
     def on_call_changed(self, call_id) -> None:
         from desktop.services import cycles, items
@@ -58,7 +66,9 @@ class CoachingPanel(QWidget):
                                  f"{cycle.now.asks}<br><i>Focus: {cycle.focus_behavior or 'not chosen yet'}</i>")
 
     def on_open_clicked(self) -> None:
-        open_coaching(self.context.store, self.manager, self.window())
+        history = getattr(self.context, "history", None)
+        open_coaching(self.context.store, self.manager, self.window(),
+                      notify=history.tell if history is not None else None)
 
 
 register_panel("Coaching", CoachingPanel, order=200)

@@ -7,7 +7,7 @@ session, an observation and a review.
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 
 from PySide6.QtCore import QDate, Qt, Signal
 from PySide6.QtWidgets import (
@@ -20,6 +20,7 @@ from desktop.core.cycles import CYCLE_DAYS, Phase
 from desktop.core.enums import ConversationModel, SessionStatus
 from desktop.errors import CallmarkError
 from desktop.services import coaching_sessions, cycles, indicators, observations, parking
+from desktop.services.changes import CYCLES, change
 from desktop.ui.coaching.dashboard import DashboardView
 from desktop.ui.coaching.observation_dialog import ObservationDialog
 from desktop.ui.coaching.review_dialog import ReviewDialog
@@ -58,9 +59,12 @@ class CoachingWindow(QMainWindow):
     cycle_changed = Signal(object)  # the cycle id shown, or None
 
     def __init__(self, store, manager: str | None = None, on: date | None = None,
-                 parent: QWidget | None = None):
+                 parent: QWidget | None = None, notify=None):
         super().__init__(parent)
         self.store = store
+        # Tells the workspace's views what changed here (its history's ``tell``), so its Coaching tab
+        # shows a cycle made or a focus set in this window.
+        self.notify = notify or (lambda _change: None)
         self.setObjectName("coachingWindow")
         self.setWindowTitle("Coaching — Callmark")
         self.resize(1440, 900)
@@ -120,6 +124,8 @@ class CoachingWindow(QMainWindow):
         self.focus_edit = QLineEdit()
         self.focus_edit.setPlaceholderText("The one observable behavior for this cycle (chosen in days 16–30)")
         self.focus_button = QPushButton("Set focus")
+        self.focus_saved = QLabel()
+        self.focus_saved.setObjectName("focusSaved")
         self.focus_history = QListWidget()
         self.focus_history.setMaximumHeight(90)
         self.baseline = QPlainTextEdit()
@@ -131,6 +137,7 @@ class CoachingWindow(QMainWindow):
         focus_row = QHBoxLayout()
         focus_row.addWidget(self.focus_edit, 1)
         focus_row.addWidget(self.focus_button)
+        focus_row.addWidget(self.focus_saved)
         park_row = QHBoxLayout()
         park_row.addWidget(self.park_edit, 1)
         park_row.addWidget(self.park_button)
@@ -299,8 +306,10 @@ class CoachingWindow(QMainWindow):
         except CallmarkError as exc:
             self.message(str(exc))
             return False
-        self.message("Focus saved.")
         self.refresh()
+        self.notify(change("Set focus", CYCLES, ids=[self.cycle.id]))
+        self.focus_saved.setText(f"✓ Saved {datetime.now():%H:%M}")
+        self.message(f"Focus saved: “{behavior}”.")
         return True
 
     def on_focus_clicked(self) -> None:
@@ -337,7 +346,9 @@ class CoachingWindow(QMainWindow):
         except CallmarkError as exc:
             self.message(str(exc))
             return
+        self.notify(change("New cycle", CYCLES, ids=[row.id]))
         self.reload_managers(row.manager)
+        self.message(f"Cycle for {row.manager} starts {row.start_date}.")
 
     # --- sessions ------------------------------------------------------------------------------
 

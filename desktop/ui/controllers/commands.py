@@ -34,7 +34,7 @@ MENUS = (
     ("&Transcript", (ActionId.TRANSCRIBE, ActionId.CANCEL_TRANSCRIPTION, ActionId.TRANSCRIBE_ALL, None,
                      ActionId.EDIT_LINE, ActionId.SPEAKERS, ActionId.TRANSCRIPT_VERSIONS, None,
                      ActionId.IMPORT_TRANSCRIPT, ActionId.EXPORT_TRANSCRIPT, None, ActionId.TRANSCRIPTION_SETTINGS)),
-    ("&View", (ActionId.TOGGLE_LIBRARY, ActionId.FOLLOW)),
+    ("&View", (ActionId.TOGGLE_LIBRARY, ActionId.FOLLOW, None, ActionId.WRITING_ROOM, ActionId.RESET_LAYOUT)),
     ("&Help", (ActionId.CHEAT_SHEET, ActionId.SHORTCUTS)),
 )
 
@@ -82,6 +82,10 @@ def wire_commands(window) -> None:
     toggle.toggled.connect(window.library.setVisible)  # also when the layout is restored
     on(ActionId.TOGGLE_LIBRARY, lambda: None)  # the check state is the command: toggled does the work
     on(ActionId.FIND_CALL, lambda: (reg[ActionId.TOGGLE_LIBRARY].setChecked(True), window.library.focus_filter()))
+    writing = reg[ActionId.WRITING_ROOM]
+    writing.setCheckable(True)
+    on(ActionId.WRITING_ROOM, lambda: window.set_writing(writing.isChecked()))
+    on(ActionId.RESET_LAYOUT, window.reset_layout)
     on(ActionId.PREFERENCES, lambda: edit_preferences(window))
     on(ActionId.SHORTCUTS, lambda: edit_shortcuts(window))
     on(ActionId.CHEAT_SHEET, lambda: show_cheat_sheet(window))

@@ -41,7 +41,7 @@ class WorkspaceController(QObject):
         self.call: CallRow | None = None
         self._matches: list[int] = []
         self._match_at = -1
-        context.set_seek(self.seek)
+        context.set_seek(self.seek, playback.play)
         view.transcript.setModel(transcript)
         self._wire()
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView, QFileDialog, QFormLayout, QFrame, QHBoxLayout, QHeaderView, QLabel,
-    QPushButton, QStackedWidget, QTableView, QVBoxLayout, QWidget,
+    QPushButton, QScrollArea, QStackedWidget, QTableView, QVBoxLayout, QWidget,
 )
 
 from desktop.errors import CallmarkError
@@ -162,7 +162,12 @@ class CrmPanel(QWidget):
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.view)
+        # Scrolls rather than holding the whole inspector (and so the window) taller than a small screen.
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(self.view)
+        layout.addWidget(scroll)
         v = self.view
         v.link_button.clicked.connect(self.open_link_dialog)
         v.link_button_unlinked.clicked.connect(self.open_link_dialog)

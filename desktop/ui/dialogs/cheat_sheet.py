@@ -18,7 +18,7 @@ GROUPS = (
                  ActionId.REDO)),
     ("Transcript and library", (ActionId.FIND, ActionId.FIND_NEXT, ActionId.FIND_PREVIOUS, ActionId.FOLLOW,
                                 ActionId.SEARCH_LIBRARY, ActionId.FIND_CALL, ActionId.TOGGLE_LIBRARY,
-                                ActionId.OPEN_FILE)),
+                                ActionId.OPEN_FILE, ActionId.WRITING_ROOM, ActionId.RESET_LAYOUT)),
     ("Transcripts", (ActionId.TRANSCRIBE, ActionId.TRANSCRIBE_ALL, ActionId.CANCEL_TRANSCRIPTION, ActionId.EDIT_LINE,
                      ActionId.SPEAKERS, ActionId.TRANSCRIPT_VERSIONS, ActionId.IMPORT_TRANSCRIPT,
                      ActionId.EXPORT_TRANSCRIPT, ActionId.TRANSCRIPTION_SETTINGS, ActionId.IMPORT_CRM)),

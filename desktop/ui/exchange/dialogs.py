@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog
                                QLabel, QLineEdit, QListWidget, QMessageBox, QSplitter, QTextBrowser,
                                QVBoxLayout, QWidget)
 
+from desktop.core.words import plural
 from desktop.services import packets, records
 from desktop.ui.exchange.pdf import print_html
 
@@ -91,8 +92,8 @@ def export_record(window) -> Path | None:
         window.show_message(str(exc), error=True)
         return None
     note = f" Left out: {'; '.join(result.left_out)}." if result.left_out else ""
-    window.show_message(f"Exported {len(result.record.moments)} moments and {len(result.record.items)} items "
-                        f"to {saved}.{note}")
+    counts = f"{plural(len(result.record.moments), 'moment')} and {plural(len(result.record.items), 'item')}"
+    window.show_message(f"Exported {counts} to {saved}.{note}")
     return saved
 
 
@@ -107,8 +108,11 @@ def import_record(window, path: str | None = None) -> records.ImportResult | Non
         window.show_message(str(exc), error=True)
         return None
     window.refresh_library()
+    from desktop.services.changes import ITEMS, MOMENTS, RECORDS, change
+
+    window.history.tell(change(f"Import {result.coach}'s record", RECORDS, MOMENTS, ITEMS, call_id=result.call_id))
     hidden = " They stay hidden until you compare (blind review)." if result.hidden_for_blind_review else ""
-    window.show_message(f"Imported {result.moments_added} moments and {result.items_added} items from "
+    window.show_message(f"Imported {plural(result.moments_added, 'moment')} and {plural(result.items_added, 'item')} from "
                         f"{result.coach}.{hidden}")
     return result
 

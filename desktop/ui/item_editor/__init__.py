@@ -62,11 +62,16 @@ class ItemEditor(QWidget):
 
 
 def commands(window):
-    """The owner of Ctrl+I (New coaching item) in the window: this panel, made when first needed."""
+    """The owner of Ctrl+I (New coaching item) in the window: this panel, made when first needed, with
+    the room to write it (the window's writing room)."""
     from desktop.ui.actions import ActionId
-    from desktop.ui.panels import PanelCommands
+    from desktop.ui.panels import Slots
 
-    return PanelCommands(window, PANEL_NAME, {ActionId.NEW_ITEM: "new_item_from_moment"})
+    def new_item():
+        window.set_writing(True)
+        return window.panel(PANEL_NAME).new_item_from_moment()
+
+    return Slots({ActionId.NEW_ITEM: new_item})
 
 
 def _panel(context) -> ItemEditor:

@@ -229,7 +229,7 @@ class ItemEditorController(QObject):
     def on_moment_link(self, link: str) -> None:
         _, call_id, ms = link.split(":")
         if self.context is not None and int(call_id) == self.context.call_id:
-            self.context.seek(int(ms))
+            self.context.play_from(int(ms))  # hear the moment again while writing about it
 
     # --- typing and choosing -------------------------------------------------------------------
 

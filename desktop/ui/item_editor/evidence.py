@@ -12,6 +12,7 @@ from datetime import date
 from PySide6.QtCore import QObject
 
 from desktop.core.timefmt import format_ms
+from desktop.core.words import plural
 from desktop.errors import CallmarkError
 from desktop.services import crm, items, moments
 from desktop.ui.item_editor.evidence_view import EvidenceTools
@@ -140,7 +141,7 @@ class EvidenceController(QObject):
         except CallmarkError as exc:
             self.editor.show_message(str(exc), error=True)
             return None
-        self._changed(updated, f"Item {row.id} now cites {len(updated.moments)} moments.")
+        self._changed(updated, f"Item {row.id} now cites {plural(len(updated.moments), 'moment')}.")
         return updated
 
     def cite_crm_field(self) -> items.ItemRow | None:

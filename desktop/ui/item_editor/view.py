@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QComboBox, QFormLayout, QFrame, QHBoxLayout, QLabel, QLineEdit, QListView, QPushButton,
+    QBoxLayout, QComboBox, QFormLayout, QFrame, QHBoxLayout, QLabel, QLineEdit, QListView, QPushButton,
     QScrollArea, QSpinBox, QVBoxLayout, QWidget,
 )
 
@@ -154,8 +154,16 @@ class ItemEditorView(QWidget):
         return box
 
     def _lay_out(self) -> None:
-        steps = QVBoxLayout(self.form)
-        steps.setContentsMargins(2, 2, 6, 2)
+        # Two columns when there is room (the writing room, a wide inspector): the five steps on the
+        # left, owner, cadence, indicator and review rule on the right; one column otherwise.
+        self.columns = QBoxLayout(QBoxLayout.Direction.TopToBottom, self.form)
+        self.columns.setContentsMargins(2, 2, 6, 2)
+        self.columns.setSpacing(12)
+        left, right = QWidget(), QWidget()
+        self.columns.addWidget(left, 1)
+        self.columns.addWidget(right, 1)
+        steps = QVBoxLayout(left)
+        steps.setContentsMargins(0, 0, 0, 0)
         steps.setSpacing(3)
         steps.addWidget(_step_title("1", "The moment"))
         steps.addWidget(self.moment_card)
@@ -186,9 +194,14 @@ class ItemEditorView(QWidget):
         steps.addWidget(self.cycle_button)
         steps.addWidget(self.cycle_note)
 
-        rule = QFrame()
-        rule.setFrameShape(QFrame.Shape.HLine)
-        steps.addWidget(rule)
+        steps.addStretch(1)
+        steps = QVBoxLayout(right)
+        steps.setContentsMargins(0, 0, 0, 0)
+        steps.setSpacing(3)
+        self.column_rule = QFrame()
+        self.column_rule.setFrameShape(QFrame.Shape.HLine)
+        steps.addWidget(self.column_rule)
+        steps.addWidget(_step_title("", "Owner, cadence and review"))
         more = QFormLayout()
         more.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         more.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
@@ -219,7 +232,9 @@ class ItemEditorView(QWidget):
         last.addRow("Qualification gap", self.qualification_gap)
         last.addRow("Status", self.status)
         steps.addLayout(last)
+        steps.addSpacing(12)
         steps.addStretch(1)
+        self.right_column = steps
 
         scroll = QScrollArea()
         scroll.setObjectName("itemScroll")
@@ -246,9 +261,14 @@ class ItemEditorView(QWidget):
         layout.addWidget(self.message)
         layout.addWidget(scroll, 1)
         layout.addWidget(self.parked_title)
-        layout.addWidget(self.parked_list)
-        layout.addWidget(self.parked_empty)
-        layout.addLayout(park_row)
+        self.parked_box = QWidget()
+        parked = QVBoxLayout(self.parked_box)
+        parked.setContentsMargins(0, 0, 0, 0)
+        parked.addWidget(self.parked_list)
+        parked.addWidget(self.parked_empty)
+        parked.addLayout(park_row)
+        layout.addWidget(self.parked_box)
+        self.outer = layout
 
         # Tab follows the method's order, then the parked observations.
         chain = [self.consequence, self.behavior_change, self.behavior_text, self.practice_kind,
@@ -261,11 +281,35 @@ class ItemEditorView(QWidget):
                        self.due_calendar, self.check_button, self.cycle_button):
             button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
 
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        wide = self.width() >= TWO_COLUMNS_FROM
+        direction = QBoxLayout.Direction.LeftToRight if wide else QBoxLayout.Direction.TopToBottom
+        if self.columns.direction() != direction:
+            self.columns.setDirection(direction)
+            self.column_rule.setVisible(not wide)
+            # Side by side, the five steps take the whole height: the parked observations move to
+            # the foot of the right-hand column, under the rest of the item.
+            home = self.right_column if wide else self.outer
+            for widget in (self.parked_title, self.parked_box):
+                widget.setParent(None)
+                if wide:
+                    home.insertWidget(home.count() - 1, widget)  # above the column's closing stretch
+                else:
+                    home.addWidget(widget)
+                widget.show()
+
+    @property
+    def two_columns(self) -> bool:
+        return self.columns.direction() == QBoxLayout.Direction.LeftToRight
+
     def form_widgets(self) -> list[QWidget]:
         return [self.consequence, self.behavior_change, self.behavior_text, self.practice_kind,
                 self.practice_task, self.next_evidence, self.next_evidence_due, self.owner_does,
                 self.owner_reviews, self.cadence, self.indicator, self.review_rule_text, self.seen_in,
                 self.of_reviewed, self.weeks_in_a_row, self.qualification_gap, self.status]
 
+
+TWO_COLUMNS_FROM = 760  # px: from this width the steps and the rest stand side by side
 
 __all__ = ["ItemEditorView", "CONSEQUENCE_PROMPT", "gap_label"]

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.core.timefmt import format_ms
+from desktop.core.words import plural
 from desktop.services import search as search_service
 from desktop.ui.models.row_table import RowTableModel
 from desktop.ui.style import label_look
@@ -145,7 +146,7 @@ class LibrarySearchDialog(QDialog):
         if hits:
             self.results.setCurrentIndex(self.model.index(0, 0))
             more = " (the best first)" if len(hits) >= self.limit else ""
-            self.count.setText(f"{len(hits)} lines{more}")
+            self.count.setText(f"{plural(len(hits), 'line')}{more}")
         else:
             self.count.setText("No line matches." if text.strip() else " ")
 

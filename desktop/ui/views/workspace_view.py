@@ -17,6 +17,10 @@ from desktop.ui.widgets.video import VideoSurface
 from desktop.ui.widgets.waveform import WaveformTimeline
 
 
+FIRST_RUN_SIZES = (560, 470, 240)
+MIN_TRANSCRIPT, MIN_MOMENTS, MIN_INSPECTOR = 240, 220, 230
+
+
 class WorkspaceView(QWidget):
     """Lays out the workspace; the workspace controller wires it."""
 
@@ -71,8 +75,14 @@ class WorkspaceView(QWidget):
         self.splitter.setStretchFactor(0, 5)
         self.splitter.setStretchFactor(1, 4)
         self.splitter.setStretchFactor(2, 2)
-        self.splitter.setChildrenCollapsible(True)
-        self.splitter.setSizes([560, 470, 240])  # first run; the coach's own split is restored after
+        # No panel can be dragged (or restored) down to a sliver: each keeps room for what it shows.
+        transcript_box.setMinimumWidth(MIN_TRANSCRIPT)
+        self.side.setMinimumWidth(MIN_MOMENTS)
+        self.inspector.setMinimumWidth(MIN_INSPECTOR)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setSizes(list(FIRST_RUN_SIZES))  # the coach's own split is restored after
+        self.transcript_box = transcript_box
+        self._sizes_before_writing: list[int] | None = None
 
         line = QFrame()
         line.setFrameShape(QFrame.Shape.HLine)
@@ -89,6 +99,34 @@ class WorkspaceView(QWidget):
         layout.addWidget(self.waveform)
         layout.addWidget(line)
         layout.addWidget(self.splitter, 1)
+
+    # --- room to write ---------------------------------------------------------------------------
+
+    @property
+    def writing(self) -> bool:
+        return self._sizes_before_writing is not None
+
+    def set_writing(self, on: bool) -> None:
+        """While writing an item the inspector takes the moments list's room and most of the
+        transcript's; the transcript stays beside it, to read from and play the moment."""
+        if on == self.writing:
+            return
+        if on:
+            self._sizes_before_writing = self.splitter.sizes()
+            total = sum(self._sizes_before_writing)
+            self.side.hide()
+            transcript = max(MIN_TRANSCRIPT, int(total * 0.32))
+            self.splitter.setSizes([transcript, 0, total - transcript])
+        else:
+            sizes, self._sizes_before_writing = self._sizes_before_writing, None
+            self.side.show()
+            self.splitter.setSizes(sizes)
+
+    def reset_layout(self) -> None:
+        self.set_writing(False)
+        self.side.show()
+        self.splitter.setSizes(list(FIRST_RUN_SIZES))
+        self.side.setSizes([0, 1])
 
     def show_error(self, message: str | None) -> None:
         self.banner.setText(message or "")

@@ -1,0 +1,45 @@
+"""Views stay in step with the store whichever path changed it: a record imported from the File menu,
+a cycle made and a focus set in the Coaching window."""
+
+from __future__ import annotations
+
+from desktop.services import calls, cycles, records
+from desktop.services.changes import CYCLES, change
+from desktop.exchange.record import write_record
+from desktop.ui.exchange.dialogs import import_record
+from tests.services.test_calibration_service import coach_record
+
+
+def test_a_record_imported_from_the_file_menu_shows_in_the_calibration_tab(qtbot, window, store, demo_call,
+                                                                          tmp_path):
+    records.set_whoami(store, "Alex Coach")
+    window.open_call(demo_call)
+    tab = window.panel("Calibration")
+    assert "No other coach's marks" in tab.summary.text()
+    call = calls.get_call(store, demo_call)
+    path = tmp_path / "dana.callmark.json"
+    write_record(path, coach_record("Dana Coach", call.media_sha256, call.duration_ms,
+                                    [(11_000, 13_000, "question"), (40_000, 42_000, "missed_intervention"),
+                                     (70_000, 71_000, "answer")]))
+    import_record(window, str(path))
+    assert "Dana Coach marked this call too" in tab.summary.text()  # no call switch needed
+    assert tab.compare_button.isEnabled()
+    tab.import_record(path)  # the same record again, from the tab: said as it is
+    assert "already in (3 moments, nothing new)" in tab.message.text()
+
+
+def test_a_cycle_made_and_a_focus_set_in_the_coaching_window_show_in_the_tab(qtbot, window, store, demo_call):
+    from desktop.ui.coaching import open_coaching
+
+    window.open_call(demo_call)
+    tab = window.panel("Coaching")
+    assert "no coaching cycle yet" in tab.summary.text()
+    coaching = open_coaching(store, "Morgan Manager", window, notify=window.history.tell)
+    qtbot.addWidget(coaching)
+    row = cycles.add_cycle(store, "Morgan Manager", "2026-11-01")
+    coaching.notify(change("New cycle", CYCLES, ids=[row.id]))  # as the window's New cycle… does
+    assert "Morgan Manager" in tab.summary.text() and "day" in tab.summary.text()
+    coaching.reload_managers(row.manager)
+    assert coaching.change_focus("Ask the rep which date the customer agreed for the next step.")
+    assert coaching.focus_saved.text().startswith("✓ Saved")
+    assert "Ask the rep which date" in tab.summary.text()
