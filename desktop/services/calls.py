@@ -8,10 +8,11 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from db.models import Call
+from db.models import Call, Person
 from db.store import Store
 from desktop.core.enums import CallSource, Role
 from desktop.errors import CallmarkError, NotFound
+from desktop.services.changes import CALLS, ITEMS, Change, change
 from desktop.services.people import person
 from desktop.services.rows import CallRow, get_call, list_calls  # noqa: F401 - read with plain sqlite3
 
@@ -113,3 +114,53 @@ def resolve_call(store: Store, ref: str | int) -> CallRow:
             if found is not None:
                 return get_call(store, found)
     raise NotFound(f"call {text!r}: no such call in this library (use the id from `callmark calls list`)")
+
+
+# --- the call's details, as a coach edit (desktop.services.changes) --------------------------------
+
+DETAILS = ("title", "rep", "manager", "recorded_at", "source")
+
+
+def edit(store: Store, call_id: int, **fields) -> Change:
+    """Change a call's title, rep, manager, recorded date or source; undo puts the old ones back.
+
+    ``rep`` and ``manager`` are names (blank: nobody); ``recorded_at`` ISO text (blank: unknown);
+    ``source`` a CallSource value (blank: unknown)."""
+    unknown = set(fields) - set(DETAILS)
+    if unknown:
+        raise CallmarkError(f"call {call_id}: {', '.join(sorted(unknown))} cannot be edited")
+    before = get_call(store, call_id)
+    old = {k: getattr(before, k) for k in fields}
+    when = parse_recorded_at(fields["recorded_at"] or None) if "recorded_at" in fields else None
+    kind = None
+    if fields.get("source"):
+        try:
+            kind = CallSource(fields["source"])
+        except ValueError as exc:
+            raise CallmarkError(f"source {fields['source']!r}: not one of "
+                                f"{', '.join(s.value for s in CallSource)}") from exc
+    if "title" in fields and not (fields["title"] or "").strip():
+        raise CallmarkError(f"call {call_id}: a call needs a title")
+    with store.write() as session:
+        call = session.get(Call, call_id)
+        if call is None:
+            raise NotFound(f"call {call_id}: no such call in this library")
+        if "title" in fields:
+            call.title = fields["title"].strip()
+        if "rep" in fields:
+            call.rep = person(session, fields["rep"], Role.REP)
+        if "manager" in fields:
+            call.manager = person(session, fields["manager"], Role.MANAGER)
+        if "recorded_at" in fields:
+            call.recorded_at = when
+        if "source" in fields:
+            call.source = kind
+    row = get_call(store, call_id)
+    return change("Edit call details", CALLS, ITEMS, call_id=call_id, ids=[call_id], row=row,
+                  undo=lambda s: edit(s, call_id, **old))
+
+
+def known_people(store: Store, role: Role | str) -> list[str]:
+    """Names already used for this role (reps or managers), for completion."""
+    with store.read() as session:
+        return list(session.scalars(select(Person.name).where(Person.role == Role(role)).order_by(Person.name)))

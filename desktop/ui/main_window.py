@@ -209,7 +209,47 @@ class MainWindow(QMainWindow):
         self.library_model.update_call(row)
         self.open_call(row.id)
         self.show_message(f"Added {row.title} to the library." if created else f"Opened {row.title}.")
+        if created and not (row.rep and row.manager):
+            self.edit_call_details(row.id, added=True)  # who is on it: the items it feeds are for its manager
         return row.id
+
+    def edit_call_details(self, call_id: int | None = None, *, added: bool = False):
+        """Ask for the call's title, rep, manager, date and source (not blocking: the dialog is returned
+        and saves, as one undoable edit, when the coach presses Save)."""
+        from desktop.core.enums import Role
+        from desktop.services import calls
+        from desktop.ui.dialogs.call_details import CallDetailsDialog
+
+        call_id = call_id if call_id is not None else (self.workspace.call.id if self.workspace.call else None)
+        if call_id is None:
+            return None
+        call = rows.get_call(self.store, call_id)
+        known = {role: calls.known_people(self.store, role) for role in (Role.REP, Role.MANAGER)}
+        dialog = CallDetailsDialog(call, known, added=added, parent=self)
+
+        def save() -> None:
+            wanted = dialog.changes()
+            if wanted:
+                self.history.run(lambda: calls.edit(self.store, call_id, **wanted))
+
+        dialog.accepted.connect(save)
+        dialog.open()
+        self.last_dialog = dialog  # tests answer it
+        return dialog
+
+    def on_store_changed(self, change) -> None:
+        from desktop.services.changes import CALLS
+
+        if change.touches(CALLS) and change.call_id is not None:
+            try:
+                call = rows.get_call(self.store, change.call_id)
+            except CallmarkError:
+                return
+            self.library_model.update_call(call)
+            if self.workspace.call is not None and self.workspace.call.id == call.id:
+                self.workspace.call = call
+                self.workspace.call_updated.emit(call)
+                self.setWindowTitle(f"{call.title} — Callmark")
 
     def restore_last_call(self) -> None:
         last = qsettings().value(SettingsKey.LAST_CALL.value)
@@ -402,6 +442,8 @@ def build_main_window(store, home: Path) -> MainWindow:
     window.workspace.call_updated.connect(window.library_model.update_call)
     window.workspace.message.connect(window.show_message)
     window.history.message.connect(window.show_message)
+    window.history.changed.connect(window.on_store_changed)
+    window.view.call_info.edit_requested.connect(window.edit_call_details)
     window.history.current_call = lambda: window.workspace.call.id if window.workspace.call else None
     window.library.call_chosen.connect(window.open_call)
     window.install()

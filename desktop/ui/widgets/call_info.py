@@ -7,8 +7,8 @@ that table was the costliest thing in showing the window.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFormLayout, QLabel, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFormLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from desktop.ui.style import label_look
 
@@ -19,10 +19,21 @@ SELECTABLE = frozenset({"File"})
 
 
 class CallInfo(QWidget):
+    edit_requested = Signal()  # the coach wants to set the title, rep, manager, date or source
+
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setObjectName("callInfo")
-        self._form = QFormLayout(self)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        box = QWidget()
+        self._form = QFormLayout(box)
+        outer.addWidget(box)
+        self.edit_button = QPushButton("Edit details…")
+        self.edit_button.setToolTip("Title, rep, manager, recorded date and source")
+        self.edit_button.clicked.connect(self.edit_requested)
+        outer.addWidget(self.edit_button, 0, Qt.AlignmentFlag.AlignLeft)
+        outer.addStretch(1)
         self._form.setContentsMargins(10, 10, 10, 10)
         self._form.setHorizontalSpacing(12)
         self._form.setVerticalSpacing(4)
