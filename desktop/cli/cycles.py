@@ -63,7 +63,7 @@ def register(sub, common) -> None:
     close.add_argument("--owner", default="", help="who does it")
     close.add_argument("--evidence-place", default="", help="where you'll look for evidence")
     close.add_argument("--reason", help="why the session closes without them")
-    close.add_argument("--held-on", metavar="DATE", help="default: the planned date")
+    close.add_argument("--held-on", metavar="DATE", help="default: today (a session counts on the day it was held)")
     close.add_argument("--score", type=int, metavar="0-10", help="OSKAR scale score")
     close.add_argument("--item", type=int, metavar="ITEM_ID")
     close.add_argument("--moment", type=int, metavar="MOMENT_ID", help="the moment brought to the session")

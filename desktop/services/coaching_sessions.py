@@ -10,7 +10,7 @@ session the coach records whether that action was done.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from sqlalchemy import select
@@ -180,7 +180,7 @@ def close_held(store: Store, session_id: int, *, practice_action: str = "", acti
         if item_id is not None and session.get(CoachingItem, item_id) is None:
             raise NotFound(f"item {item_id}: no such coaching item")
         found.status = SessionStatus.HELD
-        found.held_date = held_on or found.held_date or found.planned_date
+        found.held_date = held_on or found.held_date or today()  # held now, unless the coach says when
         found.practice_action = (practice_action or "").strip()
         found.action_owner = (action_owner or "").strip()
         found.evidence_place = (evidence_place or "").strip()
@@ -250,6 +250,20 @@ def add_session(store: Store, cycle_id: int, planned: date | str) -> SessionRow:
             raise NotFound(f"cycle {cycle_id}: no such cycle")
         found = CoachingSession(cycle_id=cycle_id, planned_date=planned)
         session.add(found)
+        session.flush()
+        return _one(session, found)
+
+
+def move_session(store: Store, session_id: int, planned: date | str) -> SessionRow:
+    """Plan a session for another day (any day of the cycle; a held one keeps the day it was held)."""
+    planned = parse_date(planned, "planned date")
+    with store.write() as session:
+        found = _session(session, session_id)
+        start = found.cycle.start_date
+        end = start + timedelta(days=method.CYCLE_DAYS - 1)
+        if not start <= planned <= end:
+            raise CallmarkError(f"session {session_id}: {planned} is outside the cycle ({start} to {end})")
+        found.planned_date = planned
         session.flush()
         return _one(session, found)
 

@@ -114,7 +114,9 @@ def inputs_for(store: Store, cycle_id: int) -> tuple[core.IndicatorInputs, list[
             Observation.seen.is_not(None)).order_by(Observation.observed_on, Observation.id)))
     rows = [item_service.get_item(store, i) for i in item_ids]
     inputs = core.IndicatorInputs(
-        sessions=[core.SessionRow(s.planned_date, s.status,
+        # A held session counts on the day it was held (held early or late), the others when planned.
+        sessions=[core.SessionRow(s.held_date if s.status == SessionStatus.HELD and s.held_date else s.planned_date,
+                                  s.status,
                                   s.moment_id is not None or bool((s.example or "").strip()))
                   for s in sessions],
         actions=[core.ActionRow(s.held_date or s.planned_date, s.action_done is True) for s in sessions

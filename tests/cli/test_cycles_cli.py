@@ -34,7 +34,7 @@ def test_cycle_sessions_and_indicators_end_to_end(tmp_path):
         "one owner, one place to look for evidence — or a reason why not."]
     run_cli("--home", str(home), "cycles", "close", str(first), "--action", "Role-play the next-step question",
             "--owner", "Morgan Manager", "--evidence-place", "next two recordings", "--score", "6",
-            "--example", "Casey: send me some information", check=True)
+            "--example", "Casey: send me some information", "--held-on", sessions[0]["planned_date"], check=True)
     run_cli("--home", str(home), "cycles", "done", str(first), "yes", check=True)
     run_cli("--home", str(home), "cycles", "missed", str(second), "--reason", "travel", check=True)
 

@@ -9,7 +9,7 @@ import pytest
 from desktop.core.cycles import Phase
 from desktop.core.enums import SessionStatus
 from desktop.errors import CallmarkError, NotFound
-from desktop.services import coaching_sessions, cycles, items, observations, parking
+from desktop.services import coaching_sessions, cycles, indicators, items, observations, parking
 from desktop.services.cycles import FocusLocked
 from desktop.services.coaching_sessions import SessionNotClosed
 
@@ -77,6 +77,23 @@ def test_new_observations_during_the_cycle_are_parked_on_the_manager(store):
         "Discount offered before the customer asked"]
 
 
+def test_a_session_held_counts_on_the_day_held_and_sessions_can_be_planned_and_moved(store):
+    cycle = cycles.add_cycle(store, "Morgan Manager", START)
+    planned = coaching_sessions.list_sessions(store, cycle.id)
+    assert planned and all(s.planned_date >= START + timedelta(days=30) for s in planned)  # the plan: day 31 on
+    early = coaching_sessions.add_session(store, cycle.id, START + timedelta(days=3))  # the coach adds one
+    coaching_sessions.close_held(store, early.id, practice_action="Role-play the next-step question",
+                                 action_owner="Morgan Manager", evidence_place="next two recordings",
+                                 held_on=START + timedelta(days=4))  # held a day late
+    moved = coaching_sessions.move_session(store, planned[0].id, START + timedelta(days=20))
+    assert moved.planned_date == START + timedelta(days=20)
+    with pytest.raises(CallmarkError, match="outside the cycle"):
+        coaching_sessions.move_session(store, planned[0].id, START + timedelta(days=200))
+    report = indicators.report(store, cycle_id=cycle.id, as_of=START + timedelta(days=10))
+    frequency = report.indicators.coaching_frequency
+    assert (frequency.numerator, frequency.denominator) == (1, 1)  # the one held on day 5 counts by day 11
+
+
 def test_a_session_cant_close_as_held_without_its_action(store):
     cycle = cycles.add_cycle(store, "Morgan Manager", START)
     first = coaching_sessions.list_sessions(store, cycle.id)[0]
@@ -88,7 +105,8 @@ def test_a_session_cant_close_as_held_without_its_action(store):
     assert coaching_sessions.get_session(store, first.id).status == SessionStatus.PLANNED
     held = coaching_sessions.close_held(store, first.id, practice_action="Role-play the next-step question",
                                action_owner="Morgan Manager", evidence_place="next two recordings")
-    assert (held.status, held.held_date, held.close_reason) == (SessionStatus.HELD, first.planned_date, None)
+    # Held now: it counts on the day it was held, not on the day it was planned for.
+    assert (held.status, held.held_date, held.close_reason) == (SessionStatus.HELD, cycles.today(), None)
     second = coaching_sessions.list_sessions(store, cycle.id)[1]
     excused = coaching_sessions.close_held(store, second.id, reason="The manager was called into a customer escalation")
     assert excused.status == SessionStatus.HELD and excused.close_reason.startswith("The manager")

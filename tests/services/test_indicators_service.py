@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from contextlib import contextmanager
 from datetime import date, datetime
 
 import pytest
@@ -60,6 +61,16 @@ class Script:
     item_b: int
     session_ids: list[int]
     moment_id: int | None = None
+
+
+@contextmanager
+def _on(day: date):
+    kept = coaching_sessions.today
+    coaching_sessions.today = lambda: day
+    try:
+        yield
+    finally:
+        coaching_sessions.today = kept
 
 
 def _created(store, item_id: int, day: date) -> None:
@@ -140,7 +151,8 @@ def scripted_cycle(store, manager: str = "Morgan Manager", *, through: date = AS
     ]
     for day, step in steps:
         if day <= through:
-            step()
+            with _on(day):  # each step done on its day, as the coach would (a session held is held then)
+                step()
     return Script(cycle.id, a, b, ids, moment.id)
 
 

@@ -43,3 +43,23 @@ def test_a_cycle_made_and_a_focus_set_in_the_coaching_window_show_in_the_tab(qtb
     assert coaching.change_focus("Ask the rep which date the customer agreed for the next step.")
     assert coaching.focus_saved.text().startswith("✓ Saved")
     assert "Ask the rep which date" in tab.summary.text()
+
+
+def test_the_coaching_window_plans_and_moves_sessions(qtbot, window, store, demo_call):
+    from datetime import date
+
+    from desktop.ui.coaching import open_coaching
+
+    row = cycles.add_cycle(store, "Morgan Manager", "2026-11-01")
+    coaching = open_coaching(store, "Morgan Manager", window, notify=window.history.tell)
+    qtbot.addWidget(coaching)
+    planned = coaching.sessions_table.rowCount()
+    assert coaching.plan_session(date(2026, 11, 5))  # before day 31: the coach may coach earlier
+    assert coaching.sessions_table.rowCount() == planned + 1
+    assert coaching.sessions_table.item(0, 1).text() == "Thu 05 Nov"
+    first = coaching.session_rows[0].id
+    assert coaching.move_session(first, date(2026, 11, 6))
+    assert coaching.sessions_table.item(0, 1).text() == "Fri 06 Nov"
+    assert not coaching.move_session(first, date(2027, 6, 1))  # outside the cycle: refused, said
+    assert "outside the cycle" in coaching.status.text()
+    assert row.id == coaching.cycle.id

@@ -20,7 +20,7 @@ from desktop.core.cycles import CYCLE_DAYS, Phase
 from desktop.core.enums import ConversationModel, SessionStatus
 from desktop.errors import CallmarkError
 from desktop.services import coaching_sessions, cycles, indicators, observations, parking
-from desktop.services.changes import CYCLES, change
+from desktop.services.changes import CYCLES, SESSIONS, change
 from desktop.ui.coaching.dashboard import DashboardView
 from desktop.ui.coaching.observation_dialog import ObservationDialog
 from desktop.ui.coaching.review_dialog import ReviewDialog
@@ -161,22 +161,28 @@ class CoachingWindow(QMainWindow):
         page = QWidget()
         self.sessions_table = QTableWidget(0, 7)
         self.sessions_table.setHorizontalHeaderLabels(
-            ["#", "Planned", "Status", "Practice action", "Owner", "Where to look", "Done?"])
+            ["#", "Date", "Status", "Practice action", "Owner", "Where to look", "Done?"])
         self.sessions_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.sessions_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.sessions_table.horizontalHeader().setStretchLastSection(True)
         self.sessions_table.setColumnWidth(3, 420)
         self.open_session_button = QPushButton("Open session…")
         self.missed_button = QPushButton("Mark missed")
+        self.add_session_button = QPushButton("Plan a session…")
+        self.move_session_button = QPushButton("Move…")
         row = QHBoxLayout()
         row.addWidget(self.open_session_button)
         row.addWidget(self.missed_button)
+        row.addWidget(self.add_session_button)
+        row.addWidget(self.move_session_button)
         row.addStretch(1)
         layout = QVBoxLayout(page)
         layout.addLayout(row)
         layout.addWidget(self.sessions_table)
         self.open_session_button.clicked.connect(self.on_open_session_clicked)
         self.missed_button.clicked.connect(self.on_missed_clicked)
+        self.add_session_button.clicked.connect(lambda: self.plan_session(self._ask_date("Plan a session on")))
+        self.move_session_button.clicked.connect(self.on_move_clicked)
         self.sessions_table.doubleClicked.connect(lambda _i: self.on_open_session_clicked())
         return page
 
@@ -360,7 +366,10 @@ class CoachingWindow(QMainWindow):
         done = {True: "done", False: "not done", None: ""}
         for n, r in enumerate(rows):
             status = str(r.status) + (" (reason given)" if r.status == SessionStatus.HELD and r.close_reason else "")
-            for col, text in enumerate((str(r.number), f"{r.planned_date:%a %d %b}", status, r.practice_action,
+            # A held session shows the day it was held; a planned one the day it is planned.
+            day = f"{r.held_date:%a %d %b} (held)" if r.held_date and r.status == SessionStatus.HELD \
+                else f"{r.planned_date:%a %d %b}"
+            for col, text in enumerate((str(r.number), day, status, r.practice_action,
                                         r.action_owner, r.evidence_place, done[r.action_done])):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, r.id)
@@ -390,6 +399,46 @@ class CoachingWindow(QMainWindow):
         if session_id is not None:
             coaching_sessions.mark_missed(self.store, session_id)
             self.refresh()
+
+    def _ask_date(self, prompt: str, start: date | None = None) -> date | None:
+        from PySide6.QtWidgets import QInputDialog
+
+        text, ok = QInputDialog.getText(self, "Coaching session", f"{prompt} (YYYY-MM-DD):",
+                                        text=str(start or self.on or date.today()))
+        return cycles.parse_date(text, "date") if ok and text.strip() else None
+
+    def plan_session(self, day: date | None) -> bool:
+        """Add a session on any day of the cycle (the plan's weekly ones are only a start)."""
+        if self.cycle is None or day is None:
+            return False
+        try:
+            coaching_sessions.add_session(self.store, self.cycle.id, day)
+        except CallmarkError as exc:
+            self.message(str(exc))
+            return False
+        self.refresh()
+        self.notify(change("Plan a session", SESSIONS, ids=[self.cycle.id]))
+        self.message(f"Session planned for {day:%a %d %b}.")
+        return True
+
+    def move_session(self, session_id: int, day: date | None) -> bool:
+        if day is None:
+            return False
+        try:
+            coaching_sessions.move_session(self.store, session_id, day)
+        except CallmarkError as exc:
+            self.message(str(exc))
+            return False
+        self.refresh()
+        self.notify(change("Move a session", SESSIONS, ids=[session_id]))
+        self.message(f"Session moved to {day:%a %d %b}.")
+        return True
+
+    def on_move_clicked(self) -> None:
+        session_id = self.selected_session()
+        if session_id is not None:
+            current = next((r.planned_date for r in self.session_rows if r.id == session_id), None)
+            self.move_session(session_id, self._ask_date("Move the session to", current))
 
     # --- evidence and review --------------------------------------------------------------------
 
