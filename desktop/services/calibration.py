@@ -303,6 +303,13 @@ def _agree_row(session, call: Call, coach: Person, calibration_id: int, r: Row, 
     return moment, item
 
 
+def merged_wording(row: Row) -> dict[str, str]:
+    """The wording "merged" starts from (mine where I wrote it, theirs where I left a gap), for the coach
+    to edit before it is agreed."""
+    fields = _merge_fields(row.mine.item if row.mine else None, row.theirs.item if row.theirs else None) or {}
+    return {key: str(fields.get(key) or "") for key in ("consequence", "behavior_text", "practice_task")}
+
+
 def _merge_fields(mine: dict | None, theirs: dict | None) -> dict | None:
     """Merged: my wording where I wrote one, theirs where I left a gap (the GUI lets them edit)."""
     if not mine and not theirs:

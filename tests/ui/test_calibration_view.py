@@ -121,3 +121,41 @@ def test_inspector_tab_keeps_review_blind_until_compare(qtbot, store, demo_call,
     assert window.view.timeline._rows and len(window.view.timeline._rows) == 2
     window.close()
     _windows.clear()
+
+
+def test_each_coachs_note_shows_and_merged_is_written_before_it_is_kept(qtbot, demo, tmp_path):
+    from desktop.ui.calibration.window import CalibrationWindow
+
+    import dataclasses
+
+    from desktop.ui.calibration.view import item_html
+
+    store, calibration_id, folder = demo
+    window = CalibrationWindow(store, calibration_id, home=folder)
+    qtbot.addWidget(window)
+    window.show()
+    rows = window.controller.calibration.rows
+    pair = next(r for r in rows if r.mine and r.theirs and r.mine.item and r.theirs.item)
+    window.controller.select_row(rows.index(pair))
+    # What each coach noted on the moment stands in their column, beside their item.
+    noted = dataclasses.replace(pair.theirs, note="accepted the brush-off, no date asked")
+    assert "accepted the brush-off, no date asked" in item_html(noted, pair.mine, "Dana Coach", "#000")
+    before = cal.open_calibration(store, calibration_id).decisions.get(pair.key)
+    window.view.choice_buttons["merged"].click()
+    dialog = window.controller.last_dialog
+    assert dialog.isVisible()
+    assert dialog.edits["behavior_text"].toPlainText() == pair.mine.item["behavior_text"]  # mine where I wrote
+    assert cal.open_calibration(store, calibration_id).decisions.get(pair.key) == before  # kept only once saved
+    dialog.edits["behavior_text"].setPlainText("Ask the rep what the customer will review before the demo.")
+    dialog.accept()
+    kept = cal.open_calibration(store, calibration_id).decisions[pair.key]
+    assert kept["choice"] == "merged"
+    assert kept["fields"]["behavior_text"] == "Ask the rep what the customer will review before the demo."
+    for i, row in enumerate(rows):
+        if row.key not in window.controller.calibration.decisions:
+            window.controller.select_row(i)
+            window.view.choice_buttons["drop"].click()
+    window.view.agree_button.click()
+    assert any(i.behavior_text == "Ask the rep what the customer will review before the demo."
+               for i in items.list_items(store))
+    window.close()

@@ -79,8 +79,10 @@ def item_html(moment, other, coach: str, colour: str) -> str:
     if moment is None:
         return head + "<p><i>Not marked.</i></p>"
     quote = f"<p style='margin:4px 0'><i>“{escape(moment.quote)}”</i></p>" if moment.quote else ""
+    note = (f"<p style='margin:4px 0'><b style='color:#5f6b7a'>Note</b><br>{escape(moment.note)}</p>"
+            if moment.note else "")
     parts = [head, f"<p style='margin:2px 0;color:#5f6b7a'>{escape(format_ms(moment.start_ms))} – "
-                   f"{escape(format_ms(moment.end_ms))} · {escape(moment.kind.replace('_', ' '))}</p>", quote]
+                   f"{escape(format_ms(moment.end_ms))} · {escape(moment.kind.replace('_', ' '))}</p>", quote, note]
     item, other_item = moment.item or {}, (other.item if other else None) or {}
     if not item:
         return "".join(parts) + "<p><i>No coaching item from this moment.</i></p>"

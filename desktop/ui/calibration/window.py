@@ -68,13 +68,33 @@ class CalibrationController(QObject):
         if self.selected is None:
             return
         row = self.calibration.rows[self.selected]
+        if choice == "merged":
+            self.write_merged(self.selected)  # the coaches write the merged wording first
+            return
+        self._decide(self.selected, choice, None)
+
+    def write_merged(self, index: int):
+        """Open an editor on the merged wording (mine where I wrote it, theirs where I did not); saving it
+        makes the row's choice "merged" with that wording."""
+        from desktop.ui.calibration.merge_dialog import MergeDialog
+
+        row = self.calibration.rows[index]
+        kept = (self.calibration.decisions.get(row.key) or {}).get("fields")
+        dialog = MergeDialog(kept or cal.merged_wording(row), self.view)
+        dialog.accepted.connect(lambda: self._decide(index, "merged", dialog.fields()))
+        dialog.open()
+        self.last_dialog = dialog  # tests answer it
+        return dialog
+
+    def _decide(self, index: int, choice: str, fields: dict | None) -> None:
+        row = self.calibration.rows[index]
         try:
-            cal.set_decision(self.store, self.calibration.id, row.key, choice)
+            cal.set_decision(self.store, self.calibration.id, row.key, choice, fields)
         except CallmarkError as exc:
             self.view.status.setText(str(exc))
             return
-        self.calibration.decisions[row.key] = {"choice": choice}
-        self.view.rows_model.set_choice(self.selected, choice)
+        self.calibration.decisions[row.key] = {"choice": choice, **({"fields": fields} if fields else {})}
+        self.view.rows_model.set_choice(index, choice)
         self._say_progress()
 
     def on_agree_clicked(self) -> None:
