@@ -94,3 +94,16 @@ def test_item_fields_stay_with_their_item_when_the_call_changes(qtbot, window, s
     assert items.get_item(store, item.id).consequence == "The manager still does not know who signs"
     # Nothing was written to any item of the other call (it has none).
     assert not [i for i in items.list_items(store) if i.id != item.id]
+
+
+def test_a_note_can_run_over_several_lines(qtbot, window, store, demo_call):
+    mine = moments.add_moment(store, demo_call, 39_876)
+    window.open_call(demo_call)
+    _select(qtbot, window, mine.id)
+    note = window.view.moments.note
+    note.setFocus()
+    qtbot.keyClicks(note, "Casey pushed off.")
+    qtbot.keyClick(note, Qt.Key.Key_Return)
+    qtbot.keyClicks(note, "Riley agreed without a date.")
+    window.workspace.flush()
+    assert moments.get_moment(store, mine.id).note == "Casey pushed off.\nRiley agreed without a date."

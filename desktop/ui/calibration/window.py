@@ -8,6 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QWidget
 
+from desktop.core.words import file_name
 from desktop.errors import CallmarkError
 from desktop.services import calibration as cal
 from desktop.services import calls
@@ -113,8 +114,10 @@ class CalibrationController(QObject):
                                  f" and {n(len(done.moment_ids), 'agreed moment')}; {done.dropped} dropped.")
 
     def on_report_clicked(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self.view, "Save calibration report", "calibration.html",
-                                              "HTML (*.html)")
+        c = self.calibration
+        suggested = file_name(c.call_title, None, f"-calibration-{c.mine_coach}-{c.theirs_coach}.html".lower()
+                              .replace(" ", "-"))
+        path, _ = QFileDialog.getSaveFileName(self.view, "Save calibration report", suggested, "HTML (*.html)")
         if path:
             self.save_report(path)
 

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog
                                QLabel, QLineEdit, QListWidget, QMessageBox, QSplitter, QTextBrowser,
                                QVBoxLayout, QWidget)
 
-from desktop.core.words import plural
+from desktop.core.words import file_name, plural
 from desktop.services import packets, records
 from desktop.ui.exchange.pdf import print_html
 
@@ -84,7 +84,8 @@ def export_record(window) -> Path | None:
     try:
         result = records.export_record(window.store, call_id, with_transcript=transcript.isChecked(),
                                        redact_pii=scrub.isChecked())
-        path, _ = QFileDialog.getSaveFileName(window, "Export record", "coaching.callmark.json", RECORD_FILTER)
+        path, _ = QFileDialog.getSaveFileName(window, "Export record", _suggested(window, ".callmark.json"),
+                                              RECORD_FILTER)
         if not path:
             return None
         saved = records.save_record(result, path)
@@ -174,6 +175,12 @@ class PacketPreview(QDialog):
         self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(bool(self.build.data.items))
 
 
+def _suggested(window, suffix: str) -> str:
+    """A name from the open call and its date, e.g. discovery-acme-logistics-2026-11-20-packet.html."""
+    call = window.workspace.call
+    return file_name(call.title, call.recorded_at, suffix) if call is not None else f"call{suffix}"
+
+
 def export_packet(window) -> Path | None:
     call_id = _open_call_id(window)
     if call_id is None or not ensure_local_coach(window):
@@ -185,7 +192,8 @@ def export_packet(window) -> Path | None:
         return None
     if not preview.exec():
         return None
-    path, _ = QFileDialog.getSaveFileName(window, "Export packet", "session-packet.html", "HTML (*.html)")
+    path, _ = QFileDialog.getSaveFileName(window, "Export packet", _suggested(window, "-packet.html"),
+                                          "HTML (*.html)")
     if not path:
         return None
     try:

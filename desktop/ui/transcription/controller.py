@@ -14,6 +14,7 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from desktop.core.words import file_name
 from desktop.services import calls as call_service
 from desktop.services import transcript_io
 from desktop.services import transcription as service
@@ -321,7 +322,8 @@ class TranscriptionController(QObject):
             return
         filters = ";;".join(EXPORT_FILTERS.values())
         path, chosen = QFileDialog.getSaveFileName(self.window, "Export the transcript",
-                                                   f"{self.call.title}.vtt", filters)
+                                                   file_name(self.call.title, self.call.recorded_at, ".vtt"),
+                                                   filters)
         if path:
             fmt = transcript_io.format_for_path(path) or next(
                 (k for k, v in EXPORT_FILTERS.items() if v == chosen), "txt")

@@ -11,12 +11,13 @@ import weakref
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
+from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
+    QPlainTextEdit,
     QStyledItemDelegate,
     QTableView,
     QVBoxLayout,
@@ -89,6 +90,40 @@ class MomentDelegate(QStyledItemDelegate):
         self._editor = None
 
 
+class NoteField(QPlainTextEdit):
+    """The note on the selected moment: a few wrapped lines, with a line edit's few signals and calls
+    (``textEdited`` only for the coach's typing, ``editingFinished`` when focus leaves)."""
+
+    textEdited = Signal(str)  # noqa: N815 - QLineEdit's name, kept so the panel reads the same
+    editingFinished = Signal()  # noqa: N815
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setTabChangesFocus(True)
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self._loading = False
+        lines = 3
+        self.setFixedHeight(self.fontMetrics().lineSpacing() * lines + 12)
+        self.textChanged.connect(lambda: None if self._loading else self.textEdited.emit(self.toPlainText()))
+
+    def text(self) -> str:
+        return self.toPlainText()
+
+    def setText(self, text: str) -> None:  # noqa: N802 - QLineEdit's name
+        self._loading = True
+        try:
+            self.setPlainText(text)
+        finally:
+            self._loading = False
+
+    def end(self, _mark: bool = False) -> None:
+        self.moveCursor(QTextCursor.MoveOperation.End)
+
+    def focusOutEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().focusOutEvent(event)
+        self.editingFinished.emit()
+
+
 class MomentsPanel(QWidget):
     moment_activated = Signal(int)  # jump to it
     selection_changed = Signal(object)  # moment id or None
@@ -121,7 +156,7 @@ class MomentsPanel(QWidget):
         self.table.setColumnWidth(KIND, 160)
         self.table.setColumnWidth(2, 60)
         self.table.setColumnWidth(QUOTE, 260)
-        self.note = QLineEdit()
+        self.note = NoteField()
         self.note.setObjectName("noteField")
         self.note.setPlaceholderText("Note on the selected moment (Ctrl+E) — saved as you type")
         self.note.setEnabled(False)
