@@ -50,10 +50,19 @@ def local_coach(session: Session) -> tuple[str, str | None] | None:
 
 def set_local_coach(session: Session, name: str, email: str | None = None) -> Person:
     set_setting(session, LOCAL_COACH_KEY, {"name": name.strip(), "email": (email or "").strip() or None})
-    return person(session, name, Role.COACH, email)
+    coach = person(session, name, Role.COACH, email)
+    # "Reviews it: Me" written while the coach had no name yet now says who reviews it.
+    from db.models import CoachingItem
+
+    for item in session.scalars(select(CoachingItem).where(CoachingItem.owner_reviews == PLACEHOLDER_NAME)):
+        item.owner_reviews = coach.name
+    return coach
 
 
-def local_coach_person(session: Session, default_name: str = "Me") -> Person:
+PLACEHOLDER_NAME = "Me"  # the local coach until they say who they are
+
+
+def local_coach_person(session: Session, default_name: str = PLACEHOLDER_NAME) -> Person:
     """The local coach's Person row; a placeholder 'Me' until the coach gives a name."""
     found = local_coach(session)
     if found is None:

@@ -200,3 +200,20 @@ def test_exported_file_loads(store, tmp_path, demo_media):
     result = records.export_record(store, call.id)
     target = records.save_record(result, tmp_path / "out.callmark.json")
     assert load_record(target).exported_by.name == "Dana Coach"
+
+
+def test_reviews_it_is_the_coachs_name_once_the_coach_says_who_they_are(store, tmp_path):
+    from tests.services.items_setup import INFO_LINE_MS, demo_call, mark
+
+    call = demo_call(store)
+    item = items.create_item(store, [mark(store, call.id, INFO_LINE_MS).id], behavior_change="start",
+                             behavior_text="Ask what the customer will review.", practice_kind="role_play",
+                             practice_task="Role-play the moment three times.", next_evidence="next two calls",
+                             next_evidence_due="2026-12-10", consequence="Nobody knows who reviews it.",
+                             cadence="Weekly 1:1", indicator="Deferrals answered with a question",
+                             review_rule_text="Continue when seen in 2 of the next 3 calls")
+    assert items.get_item(store, item.id).owner_reviews == "Me"  # nobody named yet
+    records.set_whoami(store, "Dana Coach", "dana@example.com")
+    assert items.get_item(store, item.id).owner_reviews == "Dana Coach"
+    exported = records.export_record(store, call.id)
+    assert [i.owner.reviews for i in exported.record.items] == ["Dana Coach"], exported.left_out
