@@ -175,3 +175,18 @@ def test_a_speaker_keeps_one_colour_wherever_the_call_is_opened(qtbot, window, s
     view.scrollToTop()
     assert riley in _label_colours(view, 0)
     assert casey in _label_colours(view, 1)
+
+
+def test_a_long_line_picked_shows_in_full_under_the_transcript(qtbot, window, store, demo_call):
+    from desktop.services import transcripts
+
+    long_text = " ".join(["We review every carrier's late deliveries on Monday with the whole team"] * 4)
+    rows = transcripts.current_transcript(store, demo_call).segments
+    transcripts.edit_segment(store, demo_call, rows[2].start_ms, text=long_text)
+    window.resize(1280, 720)
+    window.open_call(demo_call)
+    view = window.view.transcript
+    view.setCurrentIndex(window.transcript_model.index(2))
+    assert window.view.line_detail.isVisible() and long_text in window.view.line_detail.text()
+    view.setCurrentIndex(window.transcript_model.index(1))  # a short line: its row shows all of it
+    assert not window.view.line_detail.isVisible()

@@ -57,6 +57,8 @@ class WorkspaceController(QObject):
         v.waveform.moment_clicked.connect(self.select_moment)
         v.waveform.span_edited.connect(self.marking.set_span)
         v.transcript.seek_requested.connect(self.seek)
+        v.transcript.selectionModel().currentChanged.connect(lambda current, _prev: self.show_line(current))
+        self.transcript.modelReset.connect(lambda: v.show_line_detail(None))
         v.find_bar.query_changed.connect(self.on_find_query)
         v.find_bar.next_requested.connect(lambda: self.find_step(1))
         v.find_bar.previous_requested.connect(lambda: self.find_step(-1))
@@ -113,6 +115,20 @@ class WorkspaceController(QObject):
         self.context.set_call(call.id, defer=True)
         self.call_opened.emit(call)
         return call
+
+    def show_line(self, index) -> None:
+        """The picked line in full under the transcript, when its row shows only the start of it."""
+        if not index.isValid():
+            self.view.show_line_detail(None)
+            return
+        seg = self.transcript.segment(index.row())
+        delegate = self.view.transcript.delegate
+        box = delegate.text_rect(self.view.transcript.visualRect(index))
+        layout = delegate.layout_text(seg.text, self.view.transcript.font(), box)
+        last = layout.lineAt(layout.lineCount() - 1) if layout.lineCount() else None
+        cut = last is not None and last.textStart() + last.textLength() < len(seg.text)
+        who = f"{seg.speaker}: " if seg.speaker else ""
+        self.view.show_line_detail(f"{format_ms(seg.start_ms)}  {who}{seg.text}" if cut else None)
 
     def _on_call_updated(self, call: CallRow) -> None:
         if self.call is not None and call.id == self.call.id:

@@ -53,6 +53,13 @@ class WorkspaceView(QWidget):
         tl.addWidget(self.find_bar)
         tl.addWidget(self.transcript, 1)
         tl.addWidget(self.transcript_empty, 1)
+        # The picked line in full, when its row shows only the start of it (rows keep one height).
+        self.line_detail = QLabel()
+        self.line_detail.setObjectName("lineDetail")
+        self.line_detail.setWordWrap(True)
+        self.line_detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.line_detail.hide()
+        tl.addWidget(self.line_detail)
 
         self.moments = MomentsPanel(moments)
         self.side = QSplitter(Qt.Orientation.Vertical)
@@ -127,6 +134,10 @@ class WorkspaceView(QWidget):
         self.side.show()
         self.splitter.setSizes(list(FIRST_RUN_SIZES))
         self.side.setSizes([0, 1])
+
+    def show_line_detail(self, text: str | None) -> None:
+        self.line_detail.setText(text or "")
+        self.line_detail.setVisible(bool(text))
 
     def show_error(self, message: str | None) -> None:
         self.banner.setText(message or "")
