@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -30,9 +31,15 @@ sys.exit(main(argv))
 
 
 def build_wheel(out: Path) -> Path:
-    """`pip wheel` of the source tree, with the build tools already here (no build environment fetched)."""
+    """`pip wheel` of the source tree as it is now, with the build tools already here (no build
+    environment fetched). Built from a copy (links kept, as desktop/resources is one), so no
+    build/ folder left from an earlier build can slip stale files into the wheel."""
+    tree = out.parent / "source"
+    shutil.copytree(REPO, tree, symlinks=True,
+                    ignore=shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__",
+                                                  ".hypothesis", ".callmark-home"))
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
-                    "--disable-pip-version-check", "-w", str(out), str(REPO)],
+                    "--disable-pip-version-check", "-w", str(out), str(tree)],
                    check=True, capture_output=True, text=True, timeout=300)
     (wheel,) = out.glob("callmark-*.whl")
     return wheel
