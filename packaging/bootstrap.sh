@@ -17,6 +17,9 @@ PYTHON="${PYTHON:-python3}"
 DEBIAN_PACKAGES=(
   # playback: libvlc, its codecs and outputs (dummy output for tests, xcb video in the window)
   libvlc5 vlc-plugin-base vlc-plugin-video-output
+  # libvlc's plugin cache (vlc-cache-gen): without it every start scans some 300 plugins (0.2 s);
+  # packaging/bundle.sh makes the bundle's own with it
+  libvlc-bin
   # Qt 6 (PySide6 wheels) on X11/xcb, EGL and fontconfig
   libegl1 libgl1 libopengl0 libglib2.0-0 libfontconfig1 libfreetype6 libdbus-1-3
   libxkbcommon0 libxkbcommon-x11-0 libx11-xcb1 libxcb-cursor0 libxcb-icccm4 libxcb-image0

@@ -30,4 +30,13 @@ fi
 
 CALLMARK_VLC_LIBDIR="$libdir" "$PY" -m PyInstaller --noconfirm --clean --log-level WARN \
   --distpath "$DIST" --workpath "$WORK" "$ROOT/packaging/bundle/callmark.spec" >&2
+
+# libvlc's plugin cache for the bundle's own plugins (it holds their paths, sizes and times, so it is
+# made here, after the copy): without it every start of the bundle scans them all.
+plugins="$DIST/callmark/_internal/vlc/plugins"
+if [ -x "$libdir/vlc/vlc-cache-gen" ]; then
+  "$libdir/vlc/vlc-cache-gen" "$plugins" >&2
+else
+  echo "bundle.sh: no vlc-cache-gen (Debian: libvlc-bin): the bundle scans libvlc's plugins at every start" >&2
+fi
 echo "$DIST/callmark/callmark"

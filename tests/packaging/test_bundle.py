@@ -73,6 +73,11 @@ def test_the_bundle_opens_the_demo_call_and_transcribes_it(bundle, tmp_path):
     vlc = {p for p in libraries if re.search(r"/libvlc(core)?\.so|/vlc/plugins/", p)}
     assert any(p.endswith("/libvlc.so.5") for p in vlc), "the window never loaded libvlc"
     assert any("/vlc/plugins/" in p for p in vlc), "libvlc loaded no plugin"
+    # Its own plugin cache (made by bundle.sh): libvlc opens the few plugins it uses, not all of them.
+    shipped = list((folder / "_internal" / "vlc" / "plugins").rglob("*.so"))
+    assert (folder / "_internal" / "vlc" / "plugins" / "plugins.dat").is_file()
+    opened = {p for p in vlc if "/vlc/plugins/" in p}
+    assert len(opened) < len(shipped) / 3, f"libvlc opened {len(opened)} of {len(shipped)} plugins: no cache?"
     outside = sorted(p for p in vlc if not p.startswith(str(folder)))
     assert not outside, f"libvlc or its plugins came from outside the bundle: {outside[:5]}"
     assert not any(p.startswith(str(REPO.resolve())) for p in libraries), "the bundle loaded from the source tree"
