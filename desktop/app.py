@@ -46,6 +46,9 @@ def start(home: str | None = None, file: str | None = None, call_id: int | None 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName(paths.APP_NAME)
     app.setOrganizationName(paths.APP_NAME)
+    from desktop.ui.app_identity import name_the_desktop_entry, set_app_icon
+
+    name_the_desktop_entry(app)
     folder = paths.data_home(home)
     store = open_store(paths.store_path(folder), paths.backups_dir(folder))
     demo_id = first_run_demo(store)
@@ -60,6 +63,7 @@ def start(home: str | None = None, file: str | None = None, call_id: int | None 
             controller.queue.add(demo_id)  # a new coach sees a real Whisper transcript within seconds
 
     window.when_warm(install_transcription)
+    window.when_warm(lambda: set_app_icon(app))  # after the first paint: it reads the icon files
     if file:
         window.open_media_file(Path(file))
     elif call_id is not None:

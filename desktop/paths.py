@@ -2,6 +2,12 @@
 
 Order: an explicit ``--home DIR``, then ``CALLMARK_HOME``, then the platform's
 user data folder. Everything the coach writes lives in the store inside it.
+
+What Callmark ships (the demo call, the record's schema, the packet templates,
+icons, the desktop entry) is package data, ``desktop/resources``: in the
+source tree a link to the top-level ``resources/``, in a wheel or the bundle a
+copy. ``resource()`` finds it with importlib.resources, wherever the package is
+installed.
 """
 
 from __future__ import annotations
@@ -14,10 +20,34 @@ APP_NAME = "Callmark"
 STORE_FILENAME = "callmark.sqlite3"
 ENV_HOME = "CALLMARK_HOME"
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-RESOURCES = REPO_ROOT / "resources"
-DEMO_MEDIA = RESOURCES / "demo" / "acme-discovery.ogg"
-DEMO_SCRIPT = RESOURCES / "demo" / "acme-discovery.script.json"
+# Resource paths made on first use (module __getattr__): importlib.resources costs a start-up
+# that finds calls in the library and never needs one.
+_RESOURCE_NAMES = {
+    "RESOURCES": (),
+    "DEMO_MEDIA": ("demo", "acme-discovery.ogg"),
+    "DEMO_SCRIPT": ("demo", "acme-discovery.script.json"),
+    "SCHEMA": ("schema", "coaching-record-1.schema.json"),
+    "PACKET_TEMPLATES": ("packet",),
+    "ICONS": ("icons",),
+    "DESKTOP_FILES": ("desktop",),
+}
+
+
+def resource(*parts: str) -> Path:
+    """A file or folder Callmark ships, as a real path (the player, Jinja's loader and the store open it)."""
+    from importlib.resources import files
+
+    # Callmark is installed as files (a wheel, an editable install, the bundle), never run from a
+    # zip, so the package's data is on disk and os.fspath gives its path.
+    return Path(os.fspath(files("desktop").joinpath("resources", *parts)))
+
+
+def __getattr__(name: str) -> Path:
+    if name in _RESOURCE_NAMES:
+        value = resource(*_RESOURCE_NAMES[name])
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def data_home(explicit: str | os.PathLike[str] | None = None) -> Path:

@@ -4,6 +4,10 @@
 # speech and audio tools the demo and the tests use), a virtualenv at the repo
 # root, and the project installed editable with its test extras.
 # Idempotent and quick when nothing is missing. Sourced by run.sh and test.sh.
+#   packaging/bootstrap.sh           everything: system packages, .venv, Callmark editable
+#   packaging/bootstrap.sh --list    print the Debian packages it installs, and why, and stop
+#   packaging/bootstrap.sh --system  only the system packages (then `pipx install .` or
+#                                    `pip install callmark-*.whl` gives a working `callmark`)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -13,6 +17,9 @@ PYTHON="${PYTHON:-python3}"
 DEBIAN_PACKAGES=(
   # playback: libvlc, its codecs and outputs (dummy output for tests, xcb video in the window)
   libvlc5 vlc-plugin-base vlc-plugin-video-output
+  # libvlc's plugin cache (vlc-cache-gen): without it every start scans some 300 plugins (0.2 s);
+  # packaging/bundle.sh makes the bundle's own with it
+  libvlc-bin
   # Qt 6 (PySide6 wheels) on X11/xcb, EGL and fontconfig
   libegl1 libgl1 libopengl0 libglib2.0-0 libfontconfig1 libfreetype6 libdbus-1-3
   libxkbcommon0 libxkbcommon-x11-0 libx11-xcb1 libxcb-cursor0 libxcb-icccm4 libxcb-image0
@@ -23,6 +30,9 @@ DEBIAN_PACKAGES=(
   libdrm2 libgbm1 libxcb-dri3-0 libxshmfence1 libpulse0
   # the demo call's generator and the tests' recordings; PDF pages for the packet tests
   espeak-ng sox libsox-fmt-base poppler-utils
+  # the desktop entry and the AppStream metainfo are checked with their validators; the
+  # entry's types are registered with update-desktop-database (packaging/install-desktop.sh)
+  desktop-file-utils appstream
 )
 
 say() { printf 'callmark setup: %s\n' "$*" >&2; }
@@ -84,6 +94,18 @@ compile_sources() {
   # (about a tenth of a second). Only changed files are compiled again.
   "$VENV/bin/python" -m compileall -q "$ROOT/desktop" "$ROOT/db" >/dev/null || true
 }
+
+case "${1:-}" in
+  --list)
+    # The list above with its comments: what each group is for.
+    sed -n '/^DEBIAN_PACKAGES=(/,/^)/p' "${BASH_SOURCE[0]}" | sed -e '1d' -e '$d' -e 's/^  //'
+    exit 0 ;;
+  --system)
+    install_system_packages "${DEBIAN_PACKAGES[@]}"
+    exit 0 ;;
+  "") ;;
+  *) say "unknown argument: $1 (use --list or --system, or nothing)"; exit 2 ;;
+esac
 
 install_system_packages "${DEBIAN_PACKAGES[@]}"
 make_venv

@@ -13,8 +13,6 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from desktop import __version__
-
 # Every sub-command's name. The bare `callmark` (the window) is told from a sub-command by this set
 # alone: building the parser imports every command module and, through them, SQLAlchemy and the
 # services, which held the window up by more than half a second. A test keeps it equal to the parser.
@@ -31,6 +29,8 @@ def _common() -> argparse.ArgumentParser:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from desktop import __version__  # here: reading the package's metadata is not free at start-up
+
     common = _common()
     parser = argparse.ArgumentParser(
         prog="callmark",

@@ -19,10 +19,11 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from desktop import paths
 from desktop.core.enums import BehaviorChange, MomentKind, PracticeKind, Severity
 from desktop.exchange.safe_write import atomic_write_text
 
-TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "resources" / "packet"
+TEMPLATE_DIR = paths.PACKET_TEMPLATES
 TEMPLATE_NAME = "packet.html.j2"
 CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; media-src data:; img-src data:"
 

@@ -23,13 +23,14 @@ from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, PlainSeriali
                       WithJsonSchema, model_validator)
 from pydantic.json_schema import GenerateJsonSchema
 
+from desktop import paths
 from desktop.core.enums import (BehaviorChange, CallSource, Crm, ItemStatus, MomentKind,
                                 PracticeKind, QUALIFICATION_GAPS, Role, TranscriptOrigin)
 
 RECORD_FORMAT = "callmark.coaching-record"
 RECORD_VERSION = 1
 SCHEMA_ID = "https://callmark.invalid/schema/coaching-record-1.schema.json"
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "resources" / "schema" / "coaching-record-1.schema.json"
+SCHEMA_PATH = paths.SCHEMA
 
 _UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 _SHA256_RE = re.compile(r"^[0-9a-fA-F]{64}$")

@@ -37,6 +37,7 @@ TRANSCRIPTION = "desktop.ui.transcription:install_transcription"
 EXCHANGE = "desktop.ui.exchange.menu:ExchangeCommands"
 CRM = "desktop.ui.crm:commands"
 ITEM_EDITOR = "desktop.ui.item_editor:commands"
+ABOUT_DIALOG = "desktop.ui.dialogs.about:AboutCommand"
 
 
 class ActionId(Enum):
@@ -104,6 +105,8 @@ class ActionId(Enum):
     SHORTCUTS = ("Keyboard shortcuts…", ("Ctrl+Alt+K",), "See and change every key", False)
     CHEAT_SHEET = ("Cheat sheet", ("F1", "?"), "Show every key at a glance", False)
     QUIT = ("Quit", (SK.Quit,), "Close Callmark (every change is already saved)", False)
+    ABOUT = ("About Callmark", (), "Callmark's version and those of Qt, libvlc, faster-whisper and SQLite", False,
+             ABOUT_DIALOG)
 
     @property
     def text(self) -> str:

@@ -35,7 +35,7 @@ MENUS = (
                      ActionId.EDIT_LINE, ActionId.SPEAKERS, ActionId.TRANSCRIPT_VERSIONS, None,
                      ActionId.IMPORT_TRANSCRIPT, ActionId.EXPORT_TRANSCRIPT, None, ActionId.TRANSCRIPTION_SETTINGS)),
     ("&View", (ActionId.TOGGLE_LIBRARY, ActionId.FOLLOW, None, ActionId.WRITING_ROOM, ActionId.RESET_LAYOUT)),
-    ("&Help", (ActionId.CHEAT_SHEET, ActionId.SHORTCUTS)),
+    ("&Help", (ActionId.CHEAT_SHEET, ActionId.SHORTCUTS, None, ActionId.ABOUT)),
 )
 
 
