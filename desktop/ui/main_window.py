@@ -98,9 +98,12 @@ class MainWindow(QMainWindow):
         # Each panel is made after the window's first paint, one per turn of the event loop, or
         # at once when its tab is shown or a key needs it: making them all (each reading the store)
         # held up the first paint. Panels may add menu entries, so they are still all made soon.
+        tabs = self.view.inspector
         for spec in registered_panels():
-            self.view.inspector.addTab(PendingPanel(spec), spec.name)
-        self.view.inspector.currentChanged.connect(self._make_panel_at)
+            i = tabs.addTab(PendingPanel(spec), spec.label)
+            tabs.tabBar().setTabData(i, spec.name)  # found by name, whatever its short label
+            tabs.setTabToolTip(i, spec.name)
+        tabs.currentChanged.connect(self._make_panel_at)
 
     def _make_panel_at(self, index: int) -> QWidget | None:
         tabs = self.view.inspector
@@ -111,7 +114,9 @@ class MainWindow(QMainWindow):
         tabs.blockSignals(True)  # the swap itself is not the coach changing tabs
         try:
             current = tabs.currentIndex()
-            tabs.insertTab(index, widget, pending.spec.name)
+            tabs.insertTab(index, widget, pending.spec.label)
+            tabs.tabBar().setTabData(index, pending.spec.name)
+            tabs.setTabToolTip(index, pending.spec.name)
             tabs.removeTab(index + 1)
             tabs.setCurrentIndex(current)
         finally:
@@ -120,10 +125,10 @@ class MainWindow(QMainWindow):
         return widget
 
     def panel(self, name: str) -> QWidget | None:
-        """The inspector panel under that tab name, made now if it was still waiting."""
+        """The inspector panel registered under that name, made now if it was still waiting."""
         tabs = self.view.inspector
         for i in range(tabs.count()):
-            if tabs.tabText(i) == name:
+            if name in (tabs.tabBar().tabData(i), tabs.tabText(i)):
                 return self._make_panel_at(i)
         return None
 

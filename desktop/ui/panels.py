@@ -115,6 +115,11 @@ class PanelSpec:
     name: str
     factory: PanelFactory | str  # a callable, or "package.module:name" imported when the panel is made
     order: int
+    tab: str | None = None  # a short tab label, so every tab reads whole in a narrow inspector
+
+    @property
+    def label(self) -> str:
+        return self.tab or self.name
 
     def resolve(self) -> PanelFactory:
         if not isinstance(self.factory, str):
@@ -126,14 +131,15 @@ class PanelSpec:
 _PANELS: dict[str, PanelSpec] = {}
 
 
-def register_panel(name: str, factory: PanelFactory | str, *, order: int = 100) -> None:
+def register_panel(name: str, factory: PanelFactory | str, *, order: int = 100, tab: str | None = None) -> None:
     """Add a tab to the inspector; a second registration under the same name replaces the first.
 
     ``factory`` may be "package.module:name": the module is imported when the panel is first made,
     so registering costs nothing at start-up."""
     if not name.strip():
         raise ValueError("a panel needs a name (it is the tab's title)")
-    _PANELS[name] = PanelSpec(name, factory, order)
+    kept = _PANELS.get(name)
+    _PANELS[name] = PanelSpec(name, factory, order, tab or (kept.tab if kept else None))
 
 
 class PendingPanel(QLabel):
@@ -188,7 +194,7 @@ def registered_panels() -> list[PanelSpec]:
 # The panels Callmark ships, by name only: each module (and what it brings, SQLAlchemy included) is
 # imported when its panel is made, after the window's first paint. Importing a module registers it
 # again with its own factory, which replaces these.
-register_panel("Coaching item", "desktop.ui.item_editor:_panel", order=10)
-register_panel("Opportunity", "desktop.ui.crm:_panel", order=30)
+register_panel("Coaching item", "desktop.ui.item_editor:_panel", order=10, tab="Item")
+register_panel("Opportunity", "desktop.ui.crm:_panel", order=30, tab="CRM")
 register_panel("Calibration", "desktop.ui.calibration:_panel", order=40)
-register_panel("Coaching", "desktop.ui.coaching:CoachingPanel", order=200)
+register_panel("Coaching", "desktop.ui.coaching:CoachingPanel", order=200, tab="Cycle")

@@ -118,7 +118,7 @@ def test_a_refused_export_shows_the_line_and_cannot_be_imported(qtbot, store, tm
 
 def test_in_the_window_the_panel_is_a_tab_and_file_has_the_import(qtbot, window, store):
     tabs = window.view.inspector
-    assert "Opportunity" in [tabs.tabText(i) for i in range(tabs.count())]
+    assert "Opportunity" in [tabs.tabToolTip(i) for i in range(tabs.count())]
     qtbot.waitUntil(lambda: any(a.text() == "Import CRM export…"
                                 for m in window.menuBar().actions() if m.menu()
                                 for a in m.menu().actions()), timeout=5000)

@@ -22,6 +22,8 @@ CHILD = textwrap.dedent("""
     seen = {}
 
     def write():
+        tabs = window.view.inspector
+        seen["tabs_fit"] = tabs.tabBar().sizeHint().width() <= tabs.width()  # no tab name cut at first run
         window.make_all_panels()  # every panel in: none may hold the window taller than the screen
         window.set_writing(True)
         QTimer.singleShot(200, look)
@@ -67,6 +69,7 @@ def test_a_first_start_on_a_small_screen_fits_it(tmp_path):
     assert _inside(seen), seen
     assert seen["mark_visible"] and seen["status_visible"]
     assert seen["two_columns"]  # the writing room gives the item its two columns even here
+    assert seen["tabs_fit"]
 
 
 def test_a_layout_saved_on_a_big_screen_is_brought_inside_a_smaller_one(tmp_path):

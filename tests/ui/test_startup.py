@@ -87,7 +87,7 @@ def test_a_call_is_on_screen_before_the_heavy_imports_and_the_rest_follows(store
     assert seen["player_at_paint"] is False
     # No tricks on the interpreter or PySide: the cyclic collector runs as always.
     assert seen["collecting"] is True
-    assert seen["panels"] == ["Call", "Coaching item", "Opportunity", "Calibration", "Coaching"]
+    assert seen["panels"] == ["Call", "Item", "CRM", "Calibration", "Cycle"]
     assert seen["transcription"] == "TranscriptionController"
     assert seen["controller_before"] is False and seen["search_open"] is True
     assert seen["moments_after"] == 2  # the mark made at the first paint is in the list...

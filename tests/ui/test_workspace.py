@@ -284,7 +284,9 @@ def test_the_inspector_can_be_narrowed_to_give_the_moments_room(qtbot, make_wind
     window.open_call(demo_call)
     window.make_all_panels()
     tabs = window.view.inspector
-    assert {tabs.tabText(i) for i in range(tabs.count())} >= {"Call", "Coaching item", "Opportunity", "Calibration"}
+    assert [tabs.tabText(i) for i in range(tabs.count())] == ["Call", "Item", "CRM", "Calibration", "Cycle"]
+    assert [tabs.tabToolTip(i) for i in range(1, tabs.count())] == ["Coaching item", "Opportunity", "Calibration",
+                                                                   "Coaching"]  # the whole name on hover
     # The coach drags the inspector narrow: the transcript and the moments get the width.
     splitter = window.view.splitter
     total = sum(splitter.sizes())

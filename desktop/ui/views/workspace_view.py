@@ -17,7 +17,7 @@ from desktop.ui.widgets.video import VideoSurface
 from desktop.ui.widgets.waveform import WaveformTimeline
 
 
-FIRST_RUN_SIZES = (560, 470, 240)
+FIRST_RUN_SIZES = (420, 330, 330)
 MIN_TRANSCRIPT, MIN_MOMENTS, MIN_INSPECTOR = 240, 220, 230
 
 

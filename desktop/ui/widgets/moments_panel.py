@@ -152,9 +152,12 @@ class MomentsPanel(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        self.table.setColumnWidth(0, 146)
-        self.table.setColumnWidth(KIND, 160)
-        self.table.setColumnWidth(2, 60)
+        # Each column as wide as what it shows needs in this font, so none is cut at the first-run width
+        # (the kind's colour chip and the cell's padding included).
+        fm = self.table.fontMetrics()
+        self.table.setColumnWidth(0, fm.horizontalAdvance("00:00.000 – 00:00.000") + 16)
+        self.table.setColumnWidth(KIND, max(fm.horizontalAdvance(k.label) for k in MomentKind) + 34)
+        self.table.setColumnWidth(2, fm.horizontalAdvance("Speaker") + 20)
         self.table.setColumnWidth(QUOTE, 260)
         self.note = NoteField()
         self.note.setObjectName("noteField")
@@ -258,4 +261,4 @@ class MomentsPanel(QWidget):
 
     def _update_title(self, *_args) -> None:
         n = self.model.rowCount()
-        self.title.setText(f"Moments · {n}" if n else "Moments — mark one with Ctrl+M while playing")
+        self.title.setText(f"Moments · {n}" if n else "Moments — Ctrl+M marks one")
