@@ -1,0 +1,50 @@
+"""Missed follow-up: the rep moves on right after the customer named a budget owner, a pain or an objection.
+
+The rep's first line after the customer's turn follows up when it asks about what was just said:
+a follow-up phrase ("tell me more", "what would she need to see"), or a question that picks up
+one of the customer's own words (a name, "the numbers"). Anything else moves on.
+"""
+
+from __future__ import annotations
+
+from desktop.core.detect.lines import Reading, ReadLine
+from desktop.core.detect.model import CUSTOMER, REP
+from desktop.core.detect.text import content_words
+
+TRIGGERS = ("economic_buyer", "pain", "objection")
+NAMED = {"economic_buyer": "named who signs off", "pain": "described a problem", "objection": "pushed back"}
+
+
+def _follows_up(reading: Reading, reply: ReadLine, said: list[ReadLine]) -> bool:
+    if reading.find("follow_up_cues", reply.words, reply.word_set):
+        return True
+    if reply.question is None:
+        return False
+    topic = set().union(*(content_words(rl.words) for rl in said))
+    asked = set().union(*(content_words(s.words) for s in reply.sentences if s.asks)) or content_words(
+        reply.question[1].words)
+    return bool(topic & asked)
+
+
+def read_follow_up(reading: Reading) -> None:
+    lines = reading.lines
+    i = 0
+    while i < len(lines):
+        if lines[i].role != CUSTOMER:
+            i += 1
+            continue
+        turn = []
+        while i < len(lines) and lines[i].role == CUSTOMER:
+            turn.append(lines[i])
+            i += 1
+        named = [(label, rl) for rl in turn for label in TRIGGERS if label in rl.labels]
+        if not named or i >= len(lines) or lines[i].role != REP:
+            continue
+        reply = lines[i]
+        if _follows_up(reading, reply, turn):
+            continue
+        label, said = named[0]
+        cue = said.labels[label]
+        reading.add("missed_follow_up", reply, reply.line.text,
+                    f"the customer {NAMED[label]} ('{cue}'); the rep's next line moves on without asking about it",
+                    label)

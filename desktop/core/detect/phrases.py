@@ -1,0 +1,167 @@
+"""Phrase lists as data: shipped under resources/detect/, extended by the coach in the data folder.
+
+Each file is a JSON object of named lists (`"deferral": ["let me think about it", ...]`). A
+phrase is whole words, matched without case or punctuation. Inside a phrase:
+
+- `a/b` is either word (`send me some information/info`),
+- a trailing `?` makes a word optional (`some?`),
+- `*` stands for up to three words (`circle back * quarter`),
+- `{n}` is a number, in digits or words (`{n} percent`).
+
+A coach's file of the same name in `<data folder>/detect/` adds to the shipped lists; a list
+name the finder does not know is refused, naming the file, so a typo is not silently ignored.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from desktop.core.detect.text import NUMBER
+from desktop.errors import CallmarkError
+
+_NUMBER_BODY = NUMBER.pattern[1:-1]  # without its own surrounding spaces
+
+
+class PhraseListError(CallmarkError):
+    """A phrase file that cannot be read; the message names the file and the problem."""
+
+
+def _token_pattern(token: str) -> tuple[str, set[str] | None]:
+    """(regex that consumes the token and one space, its literal words or None)."""
+    if token == "*":
+        return r"(?:\S+ ){0,3}", None
+    optional = token.endswith("?") and len(token) > 1
+    token = token.rstrip("?") if optional else token
+    if token == "{n}":
+        body, literal = rf"{_NUMBER_BODY} ", None
+    else:
+        alternatives = [a for a in token.split("/") if a]
+        body = "(?:" + "|".join(re.escape(a) for a in alternatives) + ") "
+        literal = set(alternatives)
+    if optional:
+        return f"(?:{body})?", None
+    return body, literal
+
+
+@dataclass
+class PhraseGroup:
+    """One named list compiled into one regular expression over a line's words."""
+
+    name: str
+    phrases: list[str] = field(default_factory=list)
+    _regex: re.Pattern | None = None
+    _keys: frozenset[str] | None = None  # a line without any of these words cannot match
+
+    def add(self, phrases: Iterable[str]) -> None:
+        for phrase in phrases:
+            clean = " ".join(phrase.lower().replace("\u2019", "'").replace("-", " ").split())
+            if clean and clean not in self.phrases:
+                self.phrases.append(clean)
+        self._regex = None
+
+    def _compile(self) -> None:
+        patterns, keys, always = [], set(), False
+        for phrase in self.phrases:
+            body, first = "", None
+            for token in phrase.split(" "):
+                part, literal = _token_pattern(token)
+                body += part
+                if first is None and literal is not None:
+                    first = literal
+            patterns.append(body)
+            if first is None:
+                always = True
+            else:
+                keys |= first
+        self._regex = re.compile(" (?:" + "|".join(patterns) + ")") if patterns else re.compile(r"(?!x)x")
+        self._keys = None if always else frozenset(keys)
+
+    def find(self, words: str, word_set: frozenset[str] | set[str] | None = None) -> str | None:
+        """The first phrase of this list found in `words` (as matched), or None."""
+        if self._regex is None:
+            self._compile()
+        if self._keys is not None and word_set is not None and self._keys.isdisjoint(word_set):
+            return None
+        found = self._regex.search(words)
+        return found.group(0).strip() if found else None
+
+
+class PhraseBook:
+    """Every list the detectors use, by name."""
+
+    def __init__(self) -> None:
+        self.groups: dict[str, PhraseGroup] = {}
+        self.sources: list[str] = []
+
+    def __getitem__(self, name: str) -> PhraseGroup:
+        return self.groups[name]
+
+    def find(self, name: str, words: str, word_set=None) -> str | None:
+        return self.groups[name].find(words, word_set)
+
+    def add_file(self, path: Path, *, known_only: bool) -> None:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise PhraseListError(f"{path}: cannot read the phrase list ({exc})") from None
+        except json.JSONDecodeError as exc:
+            raise PhraseListError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+        if not isinstance(data, dict):
+            raise PhraseListError(f"{path}: a phrase file is a JSON object of named lists")
+        for name, phrases in data.items():
+            if name.startswith("_"):
+                continue  # notes for the reader
+            if not isinstance(phrases, list) or not all(isinstance(p, str) for p in phrases):
+                raise PhraseListError(f"{path}: {name!r} must be a list of phrases (strings)")
+            if name not in self.groups:
+                if known_only:
+                    known = ", ".join(sorted(self.groups))
+                    raise PhraseListError(f"{path}: no phrase list {name!r} to add to (known: {known})")
+                self.groups[name] = PhraseGroup(name)
+            self.groups[name].add(phrases)
+        self.sources.append(str(path))
+
+    def fingerprint(self) -> str:
+        """Changes when any phrase changes (the cache of findings depends on it)."""
+        import hashlib
+
+        digest = hashlib.sha256()
+        for name in sorted(self.groups):
+            digest.update(name.encode())
+            for phrase in self.groups[name].phrases:
+                digest.update(b"\x1f" + phrase.encode())
+        return digest.hexdigest()[:16]
+
+
+SHIPPED = Path(__file__).resolve().parents[3] / "resources" / "detect"
+
+
+def load_phrase_book(extra_dirs: Sequence[Path] = (), shipped: Path = SHIPPED) -> PhraseBook:
+    """The shipped lists, then each extra folder's files of the same names added on top."""
+    book = PhraseBook()
+    files = sorted(shipped.glob("*.json"))
+    if not files:
+        raise PhraseListError(f"{shipped}: the shipped phrase lists are missing")
+    for path in files:
+        book.add_file(path, known_only=False)
+    for folder in extra_dirs:
+        folder = Path(folder)
+        if folder.is_dir():
+            for path in sorted(folder.glob("*.json")):
+                book.add_file(path, known_only=True)
+    return book
+
+
+_DEFAULT: PhraseBook | None = None
+
+
+def default_phrase_book() -> PhraseBook:
+    """The shipped lists alone, read once."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = load_phrase_book()
+    return _DEFAULT

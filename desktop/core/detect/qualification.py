@@ -1,0 +1,101 @@
+"""Qualification (MEDDICC and SPICED): what the customer tells the rep about the deal.
+
+Read on the customer's lines (the rep's own numbers count for `price` only: "most teams land
+between twenty and forty thousand dollars a year"). Each label names what was said and quotes
+the words that said it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from desktop.core.detect.lines import Reading, ReadLine
+from desktop.core.detect.model import CUSTOMER, REP
+
+_PERCENT = re.compile(r" \d[\d.]*% ")
+_DOLLARS = re.compile(r" (?:\$\d[\d.]*(?:k|m)?|\d[\d.]*k) ")  # $25000, $2.5m, 30k
+
+REASONS = {
+    "metrics": "the customer puts a number on the impact or the goal ('{cue}')",
+    "economic_buyer": "the customer names who signs or owns the budget ('{cue}')",
+    "decision_process": "the customer describes how they buy: approvals, procurement, legal or security ('{cue}')",
+    "pain": "the customer describes a problem ('{cue}')",
+    "champion": "the customer offers to push for the deal inside ('{cue}')",
+    "competition": "another vendor, tool or in-house build is in the picture ('{cue}')",
+    "critical_event": "a date or event is forcing the decision ('{cue}')",
+    "price": "an amount for the product or its budget ('{cue}')",
+    "objection": "the customer pushes back ('{cue}')",
+}
+
+
+def _without(reading: Reading, words: str, negations: str) -> str:
+    """The words with negated phrases taken out ('no problem' is not a pain)."""
+    group = reading.book[negations]
+    while True:
+        found = group.find(words)
+        if not found:
+            return words
+        words = words.replace(f" {found} ", " ", 1)
+
+
+def _money(reading: Reading, words: str) -> str | None:
+    found = reading.find("money", words)
+    if found:
+        return found
+    dollars = _DOLLARS.search(words)
+    return dollars.group(0).strip() if dollars else None
+
+
+def _sentence_labels(reading: Reading, words: str, role: str, asks: bool) -> dict[str, str]:
+    find = reading.find
+    out: dict[str, str] = {}
+    money = _money(reading, words)
+    impact = find("money_as_impact", words) if money else None
+    if role == REP:
+        if money and not impact and find("price", words):
+            out["price"] = money
+        return out
+    metric = find("metrics", words) or (_PERCENT.search(words) or [None])[0]
+    if metric:
+        out["metrics"] = metric.strip()
+    elif money and impact:
+        out["metrics"] = f"{money} … {impact}"
+    if money and not impact and find("price", words):
+        out["price"] = money
+    elif find("price_question", words):
+        out["price"] = find("price_question", words)
+    buyer = find("economic_buyer", words)
+    if not buyer:
+        title = find("buyer_titles", words)
+        if title and find("approval_words", words):
+            buyer = f"{title} … {find('approval_words', words)}"
+    if buyer:
+        out["economic_buyer"] = buyer
+    for label in ("decision_process", "champion", "competition", "critical_event"):
+        cue = find(label, words)
+        if cue:
+            out[label] = cue
+    if not asks:
+        pain = find("pain", _without(reading, words, "pain_negations"))
+        if pain:
+            out["pain"] = pain
+    objection = find("objection", _without(reading, words, "objection_negations"))
+    if objection:
+        out["objection"] = objection
+    return out
+
+
+def read_qualification(reading: Reading) -> None:
+    for rl in reading.lines:
+        if rl.role not in (REP, CUSTOMER):
+            continue
+        _read_line(reading, rl)
+
+
+def _read_line(reading: Reading, rl: ReadLine) -> None:
+    for s in rl.sentences:
+        for label, cue in _sentence_labels(reading, s.words, rl.role, s.asks).items():
+            reason = REASONS[label]
+            if rl.role == REP:
+                reason = "the rep puts an amount on the product ('{cue}')"
+            reading.add(label, rl, s.text, reason.format(cue=cue), cue)

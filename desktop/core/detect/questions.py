@@ -1,0 +1,152 @@
+"""Questions: the rep's open, closed and leading questions, and the customer's questions.
+
+A sentence is a question when it ends with a question mark or, since Whisper
+often drops it, when it is built like one ("how do you...", "could you...",
+"is it..."). Rhetorical tags ("you know?") are not questions. A rep question
+is leading when it supplies the answer ("so you'd like dashboards, right?"),
+open when it asks what / how / why / which / when / who or asks the customer
+to walk through something, closed otherwise (yes/no or either/or).
+"""
+
+from __future__ import annotations
+
+from desktop.core.detect.lines import Reading, ReadLine, quote_of
+from desktop.core.detect.model import CUSTOMER, REP
+from desktop.core.detect.phrases import PhraseBook
+from desktop.core.detect.text import Sentence
+
+WH = frozenset("what what's whats how how's why why's when when's where where's which who who's whom whose".split())
+AUX = frozenset("""do does did is are was were can could would will should have has had may might shall am
+isn't aren't don't doesn't didn't won't wouldn't can't couldn't haven't hasn't shouldn't wasn't weren't""".split())
+NEGATIVE_AUX = frozenset("isn't aren't don't doesn't didn't won't wouldn't can't couldn't haven't hasn't shouldn't".split())
+SUBJECTS = frozenset("""you your we they it that this there he she i anyone anybody someone somebody the a an any our
+their everyone these those y'all my his her its everything anything something people folks""".split())
+# After "what": these start a statement ("what we need is...", "what a week").
+NOT_AFTER_WHAT = frozenset("we i you they he she it a an i'm we're you're they're really".split())
+AFTER_HOW = AUX | frozenset("much many long often soon big far come about quickly fast exactly well else would".split())
+AFTER_WH = AUX | frozenset("""else much many long often kind sort type part if about exactly specifically happens happened
+made makes prompted led brought drives drove matters works worked""".split())
+NOT_QUESTION_STARTS = (" which is why ", " which means ", " which makes ", " what's more ", " what's funny ", " what's worse ",
+                       " what's crazy ", " what's interesting is ", " have a good ", " have a great ", " have a nice ",
+                       " how about that ")
+
+
+def strip_fillers(words: str, book: PhraseBook) -> str:
+    """' so okay how do you ... ' -> ' how do you ... ' (words a question often opens with)."""
+    fillers = book["opening_fillers"].phrases
+    changed = True
+    while changed:
+        changed = False
+        for filler in fillers:
+            if words.startswith(f" {filler} ") and len(words) > len(filler) + 2:
+                words = words[len(filler) + 1:]
+                changed = True
+    return words
+
+
+def _built_as_question(core: str) -> bool:
+    tokens = core.split()
+    if not tokens or any(core.startswith(s) for s in NOT_QUESTION_STARTS):
+        return False
+    first, second = tokens[0], tokens[1] if len(tokens) > 1 else ""
+    if first in ("what", "whats"):
+        return bool(second) and second not in NOT_AFTER_WHAT
+    if first in ("how",):
+        return second in AFTER_HOW
+    if first in WH and first.endswith("'s"):
+        return True
+    if first in ("who", "whom", "whose", "which"):
+        return bool(second)
+    if first in WH:
+        return second in AFTER_WH
+    return first in AUX and second in SUBJECTS
+
+
+def read_sentence(s: Sentence, book: PhraseBook) -> tuple[str, str] | None:
+    """(style, cue) if the sentence is a question: style is open, closed or leading; else None."""
+    core = strip_fillers(s.words, book)
+    if book["rhetorical"].find(core) == core.strip():
+        return None  # the whole sentence is a tag or a figure of speech: "you know?", "who knows?"
+    asks = s.asks
+    tail = book["rhetorical_tails"].find(core)
+    if tail and core.endswith(f" {tail} "):
+        core = core[: -len(tail) - 1]
+        asks = False  # "it's hard, you know?" asks nothing unless what is left is built as a question
+    built = _built_as_question(core)
+    if not (asks or built or book["open_starters"].find(core) or book["closed_starters"].find(core)):
+        # "So you'd like dashboards, right" without its question mark is still a question
+        tag = _tag(s, core, book)
+        if not tag:
+            return None
+    style = _style(s, core, built, book)
+    return style
+
+
+def _tag(s: Sentence, core: str, book: PhraseBook) -> str | None:
+    """A tag at the end of a statement ('..., right?', '..., isn't it?') that hands over the answer."""
+    tags = book["leading_tags"]
+    text = s.text.rstrip(" ?.!\"'").lower().replace("\u2019", "'")
+    if "," not in text:
+        return None
+    head, _, last = text.rpartition(",")
+    last = " " + " ".join(last.split()) + " "
+    found = tags.find(last)
+    if not found or last.strip() != found:
+        return None
+    if found in ("yeah", "yes", "no", "true", "agreed") and not s.asks:
+        return None
+    head_core = strip_fillers(" " + " ".join(head.replace(",", " ").split()) + " ", book)
+    if len(head_core.split()) < 2 or _built_as_question(head_core):
+        return None
+    return found
+
+
+def _style(s: Sentence, core: str, built: bool, book: PhraseBook) -> tuple[str, str]:
+    lead = book["leading_phrases"].find(core)
+    if lead:
+        return "leading", lead
+    tag = _tag(s, core, book)
+    if tag:
+        return "leading", f"…, {tag}?"
+    tokens = core.split()
+    if tokens and tokens[0] in NEGATIVE_AUX and len(tokens) > 1 and tokens[1] in SUBJECTS:
+        return "leading", f"{tokens[0]} {tokens[1]}…"
+    opener = book["open_starters"].find(core)
+    if opener:
+        return "open", opener
+    if tokens and tokens[0] in WH and not core.startswith(" how about "):
+        return "open", " ".join(tokens[:2])
+    return "closed", " ".join(tokens[:2])
+
+
+_PRIORITY = {"leading": 0, "open": 1, "closed": 2}
+
+OPEN_REASON = "the rep asks an open question ('{cue}…'): the customer has to answer in their own words"
+CLOSED_REASON = "the rep asks a yes/no or either/or question ('{cue}…'): one word answers it"
+LEADING_REASON = "the rep's question puts the answer in the customer's mouth ('{cue}')"
+CUSTOMER_REASON = "the customer asks a question ('{quote}'): what the customer wants to know"
+
+
+def read_questions(reading: Reading) -> None:
+    for rl in reading.lines:
+        if rl.role not in (REP, CUSTOMER):
+            continue
+        asked = []
+        for s in rl.sentences:
+            found = read_sentence(s, reading.book)
+            if found:
+                asked.append((found[0], s, found[1]))
+        if not asked:
+            continue
+        style, sentence, cue = min(asked, key=lambda a: _PRIORITY[a[0]])
+        rl.question = (style, sentence, cue)
+        if rl.role == REP:
+            reason = {"open": OPEN_REASON, "closed": CLOSED_REASON, "leading": LEADING_REASON}[style]
+            reading.add(f"rep_question_{style}", rl, sentence.text, reason.format(cue=cue.strip("…")), cue)
+        else:
+            reading.add("customer_question", rl, sentence.text,
+                        CUSTOMER_REASON.format(quote=quote_of(sentence.text)), cue)
+
+
+def is_question(rl: ReadLine) -> bool:
+    return rl.question is not None
