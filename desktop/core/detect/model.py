@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import asdict, dataclass
+from enum import StrEnum
 
 REP = "rep"
 CUSTOMER = "customer"
@@ -91,3 +92,10 @@ def finding_id(label: str, text: str, occurrence: int) -> str:
     """
     key = f"{label}\x1f{' '.join(text.casefold().split())}\x1f{occurrence}"
     return hashlib.sha1(key.encode("utf-8")).hexdigest()[:16]
+
+
+class Verdict(StrEnum):
+    """What the coach decided about a suggestion."""
+
+    ACCEPTED = "accepted"
+    DISMISSED = "dismissed"
