@@ -12,6 +12,7 @@ from desktop.core.detect.model import CUSTOMER, REP
 from desktop.core.detect.text import content_words
 
 TRIGGERS = ("economic_buyer", "pain", "objection")
+POINTING_BACK = ("that", "this", "those", "she", "he", "her", "him")  # a question about what was just said
 NAMED = {"economic_buyer": "named who signs off", "pain": "described a problem", "objection": "pushed back"}
 
 
@@ -20,6 +21,9 @@ def _follows_up(reading: Reading, reply: ReadLine, said: list[ReadLine]) -> bool
         return True
     if reply.question is None:
         return False
+    asked_words = " ".join(s.words for s in reply.sentences if s.asks) or reply.question[1].words
+    if any(f" {w} " in asked_words for w in POINTING_BACK):
+        return True  # "How many dispatchers are doing that today?"
     topic = set().union(*(content_words(rl.words) for rl in said))
     asked = set().union(*(content_words(s.words) for s in reply.sentences if s.asks)) or content_words(
         reply.question[1].words)

@@ -73,6 +73,13 @@ def read_sentence(s: Sentence, book: PhraseBook) -> tuple[str, str] | None:
         core = core[: -len(tail) - 1]
         asks = False  # "it's hard, you know?" asks nothing unless what is left is built as a question
     built = _built_as_question(core)
+    if not built:
+        # "Nina, what does the process look like?", "Before I show anything, what prompted...": the question
+        # starts after a name or a lead-in
+        for clause in _clauses(s.text, book):
+            if _built_as_question(clause):
+                core, built = clause, True
+                break
     if not (asks or built or book["open_starters"].find(core) or book["closed_starters"].find(core)):
         # "So you'd like dashboards, right" without its question mark is still a question
         tag = _tag(s, core, book)
@@ -80,6 +87,14 @@ def read_sentence(s: Sentence, book: PhraseBook) -> tuple[str, str] | None:
             return None
     style = _style(s, core, built, book)
     return style
+
+
+def _clauses(text: str, book: PhraseBook) -> list[str]:
+    """The words after each comma, fillers stripped."""
+    from desktop.core.detect.text import words_of
+
+    parts = text.split(",")[1:]
+    return [strip_fillers(words_of(part), book) for part in parts if part.strip()]
 
 
 def _tag(s: Sentence, core: str, book: PhraseBook) -> str | None:

@@ -87,10 +87,10 @@ def read_stalls(reading: Reading) -> None:
         asks = "asks nothing" if reply.question is None else "asks nothing about what will be reviewed, who else is involved or when"
         reading.add("deferral_accepted", reply, reply.line.text,
                     f"the customer deferred ('{cue}'); the rep's reply sets no date and {asks}", cue)
-    _next_steps(reading, set(deferred) | accepted)
+    _next_steps(reading, set(deferred) | accepted, set(deferred))
 
 
-def _next_steps(reading: Reading, skip: set[int]) -> None:
+def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
     confirmed: set[int] = set()
     for rl in reading.lines:
         if rl.index in skip or rl.role not in (REP, CUSTOMER):
@@ -123,8 +123,8 @@ def _next_steps(reading: Reading, skip: set[int]) -> None:
             confirmed.add(rl.index)
             reading.add("next_step_confirmed", rl, rl.line.text,
                         f"the rep confirms the date the customer agreed ('{date}')", date)
-    for rl in reading.lines:
-        if rl.index in skip or rl.index in confirmed or rl.role not in (REP, CUSTOMER):
+    for rl in reading.lines:  # "Let's touch base in a few months" may also accept a deferral
+        if rl.index in deferrals or rl.index in confirmed or rl.role not in (REP, CUSTOMER):
             continue
         cue = reading.find("vague_next_step", rl.words, rl.word_set)
         if cue and not specific_date(rl.words):

@@ -65,7 +65,7 @@ SPECIFIC_DATE = re.compile(
     r"|end of (?:the )?(?:day|week)|eod|eow|(?:this|next) week"
     r"|(?:" + "|".join(m for m in MONTHS if m != "may") + r"|may) (?:the )?" + _ORDINAL +
     r"|(?:the )?" + _ORDINAL + r" of (?:" + "|".join(MONTHS) + r")"
-    r"|on the " + _ORDINAL +
+    r"|(?:on|for|by) the " + _ORDINAL +
     r"|\d{1,2} ?(?:am|pm)|" + _CLOCK_NUMBER + r" (?:am|pm|a m|p m|o'clock|thirty|fifteen|forty five)"
     r"|at " + _CLOCK_NUMBER + r"(?= |$)"
     r"|\d{1,2}/\d{1,2}|in (?:two|three|four|five|\d) (?:days|weeks)) ")
