@@ -163,19 +163,23 @@ def refresh(store: Store, call_id: int) -> CallSuggestions:
 
 def _save_cache(store: Store, call_id: int, transcript_id: int | None, print_: str, findings: list[Finding],
                 figures: Figures) -> None:
-    from db.base import utcnow
-    from db.models import SuggestionCache
+    import json
 
+    from sqlalchemy import text
+
+    from db.base import utcnow
+
+    # One statement with the JSON written here: the ORM's JSON type copies every finding to track changes.
     with store.write() as session:
-        row = session.get(SuggestionCache, call_id)
-        if row is None:
-            row = SuggestionCache(call_id=call_id)
-            session.add(row)
-        row.transcript_id = transcript_id
-        row.fingerprint = print_
-        row.findings = [f.to_json() for f in findings]
-        row.figures = {"values": figures.values, "reasons": figures.reasons}
-        row.computed_at = utcnow()
+        session.execute(text(
+            "INSERT INTO suggestion_cache (call_id, transcript_id, fingerprint, findings, figures, computed_at) "
+            "VALUES (:call, :transcript, :print, :findings, :figures, :at) ON CONFLICT (call_id) DO UPDATE SET "
+            "transcript_id = excluded.transcript_id, fingerprint = excluded.fingerprint, "
+            "findings = excluded.findings, figures = excluded.figures, computed_at = excluded.computed_at"),
+            {"call": call_id, "transcript": transcript_id, "print": print_,
+             "findings": json.dumps([f.to_json() for f in findings], ensure_ascii=False),
+             "figures": json.dumps({"values": figures.values, "reasons": figures.reasons}, ensure_ascii=False),
+             "at": utcnow()})
 
 
 def after_transcript_change(store: Store, call_id: int) -> CallSuggestions | None:

@@ -18,6 +18,7 @@ class ReadLine:
     sentences: list[Sentence]
     words: str  # the whole line's words (text.words_of)
     word_set: frozenset[str]
+    cands: frozenset[str]  # the phrase lists that might match this line (PhraseBook.candidates)
     question: tuple | None = None  # (style, sentence, cue) once the questions family has read it
     labels: dict[str, str] = field(default_factory=dict)  # label -> cue, as the families find them
 
@@ -27,17 +28,20 @@ class Reading:
 
     def __init__(self, lines: Sequence[Line], roles: Mapping[str | None, str], book: PhraseBook):
         self.book = book
+        self._groups = book.groups
         self.lines: list[ReadLine] = []
         for i, line in enumerate(lines):
             role = roles.get(line.speaker, UNKNOWN) if line.speaker is not None else UNKNOWN
             if role not in (REP, CUSTOMER):
                 role = UNKNOWN
-            words = words_of(line.text)
-            self.lines.append(ReadLine(i, line, role, sentences(line.text), words, frozenset(words.split())))
+            said = sentences(line.text)
+            words = " " + " ".join(s.words.strip() for s in said) + " " if said else words_of(line.text)
+            word_set = said[0].word_set if said else frozenset()
+            self.lines.append(ReadLine(i, line, role, said, words, word_set, book.candidates(word_set)))
         self._found: list[tuple[str, int, str, str]] = []
 
     def find(self, name: str, words: str, word_set=None) -> str | None:
-        return self.book.find(name, words, word_set)
+        return self._groups[name].find(words, word_set)
 
     def add(self, label: str, at: ReadLine, quote: str, reason: str, cue: str = "") -> None:
         if label in at.labels:

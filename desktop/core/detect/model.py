@@ -8,7 +8,7 @@ filter) and the moment kind it becomes when the coach accepts it.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from enum import StrEnum
 
 REP = "rep"
@@ -81,7 +81,10 @@ class Finding:
         return FAMILY_OF[self.label]
 
     def to_json(self) -> dict:
-        return asdict(self)
+        # by hand: dataclasses.asdict deep-copies, and a long call has thousands of findings
+        return {"id": self.id, "label": self.label, "start_ms": self.start_ms, "end_ms": self.end_ms,
+                "speaker": self.speaker, "role": self.role, "quote": self.quote, "reason": self.reason,
+                "kind": self.kind}
 
 
 def finding_id(label: str, text: str, occurrence: int) -> str:

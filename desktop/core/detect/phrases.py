@@ -47,6 +47,16 @@ def _token_pattern(token: str) -> tuple[str, set[str] | None]:
     return body, literal
 
 
+_COMMON = frozenset("""i i'll i'm we we'll we're the a an to of and you your it it's is are was so not no on in for my
+our me that this what how do does be with at by can could will would just let's let get have has had there they
+but or if all any more some about up out than then them he she her his who""".split())
+
+
+def _rarity(alternatives: set[str]) -> tuple[int, int]:
+    """How few lines hold one of these words: a common word anywhere in the set makes it a poor filter."""
+    return (0 if alternatives & _COMMON else 1, min(len(a) for a in alternatives))
+
+
 @dataclass
 class PhraseGroup:
     """One named list compiled into one regular expression over a line's words."""
@@ -55,13 +65,14 @@ class PhraseGroup:
     phrases: list[str] = field(default_factory=list)
     _regex: re.Pattern | None = None
     _keys: frozenset[str] | None = None  # a line without any of these words cannot match
+    _starts: re.Pattern | None = None
 
     def add(self, phrases: Iterable[str]) -> None:
         for phrase in phrases:
             clean = " ".join(phrase.lower().replace("\u2019", "'").replace("-", " ").split())
             if clean and clean not in self.phrases:
                 self.phrases.append(clean)
-        self._regex = None
+        self._regex = self._starts = None
 
     def _compile(self) -> None:
         patterns, keys, always = [], set(), False
@@ -70,7 +81,8 @@ class PhraseGroup:
             for token in phrase.split(" "):
                 part, literal = _token_pattern(token)
                 body += part
-                if first is None and literal is not None:
+                # a word the phrase cannot match without: the rarest of them skips the most lines
+                if literal is not None and (first is None or _rarity(literal) > _rarity(first)):
                     first = literal
             patterns.append(body)
             if first is None:
@@ -79,6 +91,26 @@ class PhraseGroup:
                 keys |= first
         self._regex = re.compile(" (?:" + "|".join(patterns) + ")") if patterns else re.compile(r"(?!x)x")
         self._keys = None if always else frozenset(keys)
+
+    def starts(self) -> re.Pattern:
+        """Leading runs of these phrases (`^ (so |okay |well )*`), longest first."""
+        if getattr(self, "_starts", None) is None:
+            alternatives = sorted((re.escape(p) for p in self.phrases), key=len, reverse=True)
+            self._starts = re.compile(r" (?:(?:" + "|".join(alternatives) + r") )*")
+        return self._starts
+
+    def keys(self) -> frozenset[str] | None:
+        """Words of which a matching line holds at least one (None: no such words)."""
+        if self._regex is None:
+            self._compile()
+        return self._keys
+
+    def search(self, words: str) -> str | None:
+        """find() without the word check, for a caller that already knows the list might match."""
+        if self._regex is None:
+            self._compile()
+        found = self._regex.search(words)
+        return found.group(0).strip() if found else None
 
     def find(self, words: str, word_set: frozenset[str] | set[str] | None = None) -> str | None:
         """The first phrase of this list found in `words` (as matched), or None."""
@@ -96,12 +128,35 @@ class PhraseBook:
     def __init__(self) -> None:
         self.groups: dict[str, PhraseGroup] = {}
         self.sources: list[str] = []
+        self._index: dict[str, set[str]] | None = None
+        self._always: frozenset[str] = frozenset()
 
     def __getitem__(self, name: str) -> PhraseGroup:
         return self.groups[name]
 
     def find(self, name: str, words: str, word_set=None) -> str | None:
         return self.groups[name].find(words, word_set)
+
+    def candidates(self, word_set: frozenset[str]) -> frozenset[str]:
+        """The names of the lists that might match a line with these words (the others cannot)."""
+        if self._index is None:
+            index: dict[str, set[str]] = {}
+            always = set()
+            for name, group in self.groups.items():
+                keys = group.keys()
+                if keys is None:
+                    always.add(name)
+                else:
+                    for key in keys:
+                        index.setdefault(key, set()).add(name)
+            self._index, self._always = index, frozenset(always)
+        index = self._index
+        found = set(self._always)
+        for word in word_set:
+            names = index.get(word)
+            if names:
+                found |= names
+        return frozenset(found)
 
     def add_file(self, path: Path, *, known_only: bool) -> None:
         try:
@@ -123,6 +178,7 @@ class PhraseBook:
                     raise PhraseListError(f"{path}: no phrase list {name!r} to add to (known: {known})")
                 self.groups[name] = PhraseGroup(name)
             self.groups[name].add(phrases)
+        self._index = None
         self.sources.append(str(path))
 
     def fingerprint(self) -> str:

@@ -28,28 +28,33 @@ REASONS = {
 }
 
 
-def _without(reading: Reading, words: str, negations: str) -> str:
+def _without(reading: Reading, words: str, negations: str, ws: frozenset) -> str:
     """The words with negated phrases taken out ('no problem' is not a pain)."""
     group = reading.book[negations]
     while True:
-        found = group.find(words)
+        found = group.find(words, ws)
         if not found:
             return words
         words = words.replace(f" {found} ", " ", 1)
 
 
-def _money(reading: Reading, words: str) -> str | None:
-    found = reading.find("money", words)
+def _money(reading: Reading, words: str, ws: frozenset) -> str | None:
+    found = reading.find("money", words, ws)
     if found:
         return found
     dollars = _DOLLARS.search(words)
     return dollars.group(0).strip() if dollars else None
 
 
-def _sentence_labels(reading: Reading, words: str, role: str, asks: bool) -> dict[str, str]:
-    find = reading.find
+def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: frozenset,
+                     cands: frozenset) -> dict[str, str]:
+    groups = reading.book.groups
+
+    def find(name: str, text: str) -> str | None:
+        return groups[name].search(text) if name in cands else None  # the sentence's words: lists without any of them are skipped
+
     out: dict[str, str] = {}
-    money = _money(reading, words)
+    money = _money(reading, words, ws)
     impact = find("money_as_impact", words) if money else None
     if role == REP:
         if money and not impact and find("price", words):
@@ -76,10 +81,10 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool) -> dic
         if cue:
             out[label] = cue
     if not asks:
-        pain = find("pain", _without(reading, words, "pain_negations"))
+        pain = find("pain", _without(reading, words, "pain_negations", ws))
         if pain:
             out["pain"] = pain
-    objection = find("objection", _without(reading, words, "objection_negations"))
+    objection = find("objection", _without(reading, words, "objection_negations", ws))
     if objection:
         out["objection"] = objection
     return out
@@ -94,7 +99,7 @@ def read_qualification(reading: Reading) -> None:
 
 def _read_line(reading: Reading, rl: ReadLine) -> None:
     for s in rl.sentences:
-        for label, cue in _sentence_labels(reading, s.words, rl.role, s.asks).items():
+        for label, cue in _sentence_labels(reading, s.words, rl.role, s.asks, s.word_set, rl.cands).items():
             reason = REASONS[label]
             if rl.role == REP:
                 reason = "the rep puts an amount on the product ('{cue}')"

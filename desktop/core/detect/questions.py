@@ -33,20 +33,14 @@ NOT_QUESTION_STARTS = (" which is why ", " which means ", " which makes ", " wha
 
 def strip_fillers(words: str, book: PhraseBook) -> str:
     """' so okay how do you ... ' -> ' how do you ... ' (words a question often opens with)."""
-    fillers = book["opening_fillers"].phrases
-    changed = True
-    while changed:
-        changed = False
-        for filler in fillers:
-            if words.startswith(f" {filler} ") and len(words) > len(filler) + 2:
-                words = words[len(filler) + 1:]
-                changed = True
-    return words
+    found = book["opening_fillers"].starts().match(words)
+    rest = words[found.end() - 1:] if found and found.end() > 1 else words
+    return rest if rest.strip() else words
 
 
 def _built_as_question(core: str) -> bool:
     tokens = core.split()
-    if not tokens or any(core.startswith(s) for s in NOT_QUESTION_STARTS):
+    if not tokens or core.startswith(NOT_QUESTION_STARTS):
         return False
     first, second = tokens[0], tokens[1] if len(tokens) > 1 else ""
     if first in ("what", "whats"):
@@ -64,11 +58,14 @@ def _built_as_question(core: str) -> bool:
 
 def read_sentence(s: Sentence, book: PhraseBook) -> tuple[str, str] | None:
     """(style, cue) if the sentence is a question: style is open, closed or leading; else None."""
+    ws = s.word_set
+    if not s.asks and ws.isdisjoint(_could_ask(book)):
+        return None  # no question word anywhere in the line: a statement
     core = strip_fillers(s.words, book)
-    if book["rhetorical"].find(core) == core.strip():
+    if book["rhetorical"].find(core, ws) == core.strip():
         return None  # the whole sentence is a tag or a figure of speech: "you know?", "who knows?"
     asks = s.asks
-    tail = book["rhetorical_tails"].find(core)
+    tail = book["rhetorical_tails"].find(core, ws)
     if tail and core.endswith(f" {tail} "):
         core = core[: -len(tail) - 1]
         asks = False  # "it's hard, you know?" asks nothing unless what is left is built as a question
@@ -76,17 +73,34 @@ def read_sentence(s: Sentence, book: PhraseBook) -> tuple[str, str] | None:
     if not built:
         # "Nina, what does the process look like?", "Before I show anything, what prompted...": the question
         # starts after a name or a lead-in
-        for clause in _clauses(s.text, book):
+        for clause in (_clauses(s.text, book) if "," in s.text else ()):
             if _built_as_question(clause):
                 core, built = clause, True
                 break
-    if not (asks or built or book["open_starters"].find(core) or book["closed_starters"].find(core)):
+    if not (asks or built or book["open_starters"].find(core, ws) or book["closed_starters"].find(core, ws)):
         # "So you'd like dashboards, right" without its question mark is still a question
         tag = _tag(s, core, book)
         if not tag:
             return None
     style = _style(s, core, built, book)
     return style
+
+
+_ASKING: dict[int, frozenset[str]] = {}
+
+
+def _could_ask(book: PhraseBook) -> frozenset[str]:
+    """Words without which a sentence lacking a question mark cannot be a question here."""
+    key = id(book)
+    found = _ASKING.get(key)
+    if found is None:
+        words = set(WH) | AUX
+        for name in ("open_starters", "closed_starters", "leading_tags", "leading_phrases"):
+            for phrase in book[name].phrases:
+                for token in phrase.split():
+                    words.update(a for a in token.rstrip("?").split("/") if a and a not in ("*", "{n}"))
+        found = _ASKING[key] = frozenset(words)
+    return found
 
 
 def _clauses(text: str, book: PhraseBook) -> list[str]:
@@ -117,7 +131,7 @@ def _tag(s: Sentence, core: str, book: PhraseBook) -> str | None:
 
 
 def _style(s: Sentence, core: str, built: bool, book: PhraseBook) -> tuple[str, str]:
-    lead = book["leading_phrases"].find(core)
+    lead = book["leading_phrases"].find(core, s.word_set)
     if lead:
         return "leading", lead
     tag = _tag(s, core, book)
@@ -126,7 +140,7 @@ def _style(s: Sentence, core: str, built: bool, book: PhraseBook) -> tuple[str, 
     tokens = core.split()
     if tokens and tokens[0] in NEGATIVE_AUX and len(tokens) > 1 and tokens[1] in SUBJECTS:
         return "leading", f"{tokens[0]} {tokens[1]}…"
-    opener = book["open_starters"].find(core)
+    opener = book["open_starters"].find(core, s.word_set)
     if opener:
         return "open", opener
     if tokens and tokens[0] in WH and not core.startswith(" how about "):

@@ -29,9 +29,9 @@ def _deferral_cue(reading: Reading, rl: ReadLine) -> tuple[str, str] | None:
     """(the phrases, the sentences that say them) if the customer's line defers."""
     cues, said = [], []
     for s in rl.sentences:
-        cue = reading.find("deferral", s.words)
+        cue = reading.find("deferral", s.words, s.word_set)
         if not cue or _negated(reading, s.words, cue):
-            cue = reading.find("deferral_unless_dated", s.words)
+            cue = reading.find("deferral_unless_dated", s.words, s.word_set)
             if cue and (specific_date(s.words) or _negated(reading, s.words, cue)):
                 cue = None
         if cue:
@@ -95,13 +95,17 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
     for rl in reading.lines:
         if rl.index in skip or rl.role not in (REP, CUSTOMER):
             continue
-        date = specific_date(rl.words)
         action = reading.find("next_step_action", rl.words, rl.word_set)
+        answers = None
+        if rl.role == CUSTOMER and not action:
+            proposed = reading.previous_of_role(rl.index, REP, within=1)
+            answers = proposed is not None and reading.find("next_step_action", proposed.words, proposed.word_set)
+        if not (action or answers):
+            continue  # checked first: the date pattern is the dearest test
+        date = specific_date(rl.words)
         if not date or not _commits(reading, rl):
             continue
         if rl.role == CUSTOMER:
-            proposed = reading.previous_of_role(rl.index, REP, within=1)
-            answers = proposed is not None and reading.find("next_step_action", proposed.words, proposed.word_set)
             if (action or (answers and _agrees(reading, rl))) and not reading.find("disagreement", rl.words,
                                                                                   rl.word_set):
                 confirmed.add(rl.index)

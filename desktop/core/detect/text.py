@@ -10,21 +10,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u2014": " ",
-                         "\u2013": " ", "-": " "})
-_NOT_WORD = re.compile(r"[^a-z0-9'%$. ]+")
-_DIGIT_COMMA = re.compile(r"(?<=\d),(?=\d{3})")
-_LONE_DOT = re.compile(r"\.(?!\d)|(?<!\d)\.")
-_SPACES = re.compile(r"\s+")
+_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": " ", "\u201d": " ", "\u2014": " ",
+                         "\u2013": " ", "-": " ", "_": " "})
+# A word: letters and digits with inner apostrophes (you'd, o'clock); a number with its thousands,
+# decimals and unit ($25,000, 2.5x, 12%, 3rd).
+_TOKEN = re.compile(r"\$?\d+(?:,\d{3})*(?:\.\d+)?[a-z%]*|[a-z0-9]+(?:'[a-z]+)*%?")
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=\S)")
 
 
 def words_of(text: str) -> str:
-    """' so you d like ... ' form: lower case, whole words, one space between, a space at each end."""
-    low = text.lower().translate(_QUOTES)
-    low = _LONE_DOT.sub(" ", _NOT_WORD.sub(" ", _DIGIT_COMMA.sub("", low)))
-    low = low.replace(" '", " ").replace("' ", " ")
-    return " " + _SPACES.sub(" ", low).strip() + " "
+    """' so you'd like ... ' form: lower case, whole words, one space between, a space at each end."""
+    tokens = _TOKEN.findall(text.lower().translate(_QUOTES))
+    joined = " ".join(tokens)
+    if "," in joined:
+        joined = joined.replace(",", "")  # only numbers keep a comma this far: 25,000 -> 25000
+    return f" {joined} "
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,19 +32,26 @@ class Sentence:
     text: str  # as written
     words: str  # words_of(text)
     asks: bool  # ends with a question mark
+    word_set: frozenset[str]  # to skip phrase lists none of whose words are here
 
 
 def sentences(text: str) -> list[Sentence]:
-    """A line cut into sentences at . ? ! (Whisper often leaves one line as several sentences)."""
-    out = []
+    """A line cut into sentences at . ? ! (Whisper often leaves one line as several sentences).
+
+    Every sentence carries the whole line's word set: it only ever tells which phrase lists cannot
+    match, and one set per line is cheaper than one per sentence.
+    """
+    pieces = []
     for piece in _SENTENCE_END.split(text.strip()):
         piece = piece.strip()
-        if not piece:
-            continue
-        words = words_of(piece)
-        if words.strip():
-            out.append(Sentence(piece, words, piece.rstrip("\"') ").endswith("?")))
-    return out
+        if piece:
+            words = words_of(piece)
+            if len(words) > 2:
+                pieces.append((piece, words))
+    if not pieces:
+        return []
+    word_set = frozenset("".join(w for _p, w in pieces).split())
+    return [Sentence(piece, words, piece.rstrip("\"') ").endswith("?"), word_set) for piece, words in pieces]
 
 
 NUMBER_WORDS = ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
