@@ -24,10 +24,8 @@ def _follows_up(reading: Reading, reply: ReadLine, said: list[ReadLine]) -> bool
     asked_words = " ".join(s.words for s in reply.sentences if s.asks) or reply.question[1].words
     if any(f" {w} " in asked_words for w in POINTING_BACK):
         return True  # "How many dispatchers are doing that today?"
-    topic = set().union(*(content_words(rl.words) for rl in said))
-    asked = set().union(*(content_words(s.words) for s in reply.sentences if s.asks)) or content_words(
-        reply.question[1].words)
-    return bool(topic & asked)
+    topic = {w[:5] for rl in said for w in content_words(rl.words)}  # "reconciles" ~ "reconciliation"
+    return any(w[:5] in topic for w in content_words(reply.words))
 
 
 def read_follow_up(reading: Reading) -> None:

@@ -65,10 +65,6 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         out["metrics"] = metric.strip()
     elif money and impact:
         out["metrics"] = f"{money} … {impact}"
-    if money and not impact and find("price", words):
-        out["price"] = money
-    elif find("price_question", words):
-        out["price"] = find("price_question", words)
     buyer = find("economic_buyer", words)
     if not buyer:
         title = find("buyer_titles", words)
@@ -76,6 +72,10 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
             buyer = f"{title} … {find('approval_words', words)}"
     if buyer:
         out["economic_buyer"] = buyer
+    if money and not impact and find("price", words):
+        out["price"] = money
+    elif not buyer and find("price_question", words):  # "owns the budget" names a buyer, not a price
+        out["price"] = find("price_question", words)
     for label in ("decision_process", "champion", "competition", "critical_event"):
         cue = find(label, words)
         if cue:
@@ -87,6 +87,8 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
     objection = find("objection", _without(reading, words, "objection_negations", ws))
     if objection:
         out["objection"] = objection
+        if "price" in out:
+            out.pop("pain", None)  # "the price is a problem" pushes back on the price; it is not their pain
     return out
 
 
@@ -97,7 +99,21 @@ def read_qualification(reading: Reading) -> None:
         _read_line(reading, rl)
 
 
+def _answers_who_decides(reading: Reading, rl: ReadLine) -> str | None:
+    """'Their director, Lina.' right after the rep asked who decides: the customer named the buyer."""
+    if rl.role != CUSTOMER:
+        return None
+    asked = reading.previous_of_role(rl.index, REP, within=1)
+    if asked is None or asked.question is None or not reading.find("decision_questions", asked.words, asked.word_set):
+        return None
+    return reading.find("answer_titles", rl.words, rl.word_set)
+
+
 def _read_line(reading: Reading, rl: ReadLine) -> None:
+    title = _answers_who_decides(reading, rl)
+    if title:
+        reading.add("economic_buyer", rl, rl.sentences[0].text if rl.sentences else rl.line.text,
+                    f"asked who decides, the customer names them ('{title}')", title)
     for s in rl.sentences:
         for label, cue in _sentence_labels(reading, s.words, rl.role, s.asks, s.word_set, rl.cands).items():
             reason = REASONS[label]

@@ -56,12 +56,18 @@ def _built_as_question(core: str) -> bool:
     return first in AUX and second in SUBJECTS
 
 
-def read_sentence(s: Sentence, book: PhraseBook) -> tuple[str, str] | None:
-    """(style, cue) if the sentence is a question: style is open, closed or leading; else None."""
+def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozenset()) -> tuple[str, str] | None:
+    """(style, cue) if the sentence is a question: style is open, closed or leading; else None.
+
+    `names`: the speakers' first names, lower case ("so greg how are you..." opens with a name).
+    """
     ws = s.word_set
     if not s.asks and ws.isdisjoint(_could_ask(book)):
         return None  # no question word anywhere in the line: a statement
     core = strip_fillers(s.words, book)
+    first = core[1:core.find(" ", 1)]
+    if first in names and len(core) > len(first) + 3:
+        core = strip_fillers(core[len(first) + 1:], book)
     if book["rhetorical"].find(core, ws) == core.strip():
         return None  # the whole sentence is a tag or a figure of speech: "you know?", "who knows?"
     asks = s.asks
@@ -116,6 +122,11 @@ def _tag(s: Sentence, core: str, book: PhraseBook) -> str | None:
     tags = book["leading_tags"]
     text = s.text.rstrip(" ?.!\"'").lower().replace("\u2019", "'")
     if "," not in text:
+        # Whisper without commas: "you'd want all carriers in one view right"
+        tokens = core.split()
+        if len(tokens) >= 5 and tokens[-1] in ("right", "correct") and tokens[-2] not in _NOT_BEFORE_TAG \
+                and not _built_as_question(core):
+            return tokens[-1]
         return None
     head, _, last = text.rpartition(",")
     last = " " + " ".join(last.split()) + " "
@@ -148,6 +159,8 @@ def _style(s: Sentence, core: str, built: bool, book: PhraseBook) -> tuple[str, 
     return "closed", " ".join(tokens[:2])
 
 
+_NOT_BEFORE_TAG = frozenset("that's that is it's you're are all exactly quite just alright about".split())
+
 _PRIORITY = {"leading": 0, "open": 1, "closed": 2}
 
 OPEN_REASON = "the rep asks an open question ('{cue}…'): the customer has to answer in their own words"
@@ -157,12 +170,14 @@ CUSTOMER_REASON = "the customer asks a question ('{quote}'): what the customer w
 
 
 def read_questions(reading: Reading) -> None:
+    names = frozenset(ln.line.speaker.split()[0].lower() for ln in reading.lines if ln.line.speaker
+                      and ln.line.speaker.split())
     for rl in reading.lines:
         if rl.role not in (REP, CUSTOMER):
             continue
         asked = []
         for s in rl.sentences:
-            found = read_sentence(s, reading.book)
+            found = read_sentence(s, reading.book, names)
             if found:
                 asked.append((found[0], s, found[1]))
         if not asked:

@@ -65,6 +65,22 @@ def _commits(reading: Reading, rl: ReadLine) -> bool:
     return bool(reading.find("commitment", rl.words, rl.word_set))
 
 
+def _replies(reading: Reading, rl: ReadLine) -> list[ReadLine]:
+    """The customer lines right after a rep line, up to two, until the rep speaks again."""
+    out = []
+    for nxt in reading.lines[rl.index + 1: rl.index + 3]:
+        if nxt.role != CUSTOMER:
+            break
+        out.append(nxt)
+    return out
+
+
+def _commits_dated(reading: Reading, rl: ReadLine) -> bool:
+    """'I'll review it with our finance lead on Friday': the customer's own next step, with its date."""
+    return bool(reading.find("next_step_action", rl.words, rl.word_set) and specific_date(rl.words)
+                and not reading.find("disagreement", rl.words, rl.word_set))
+
+
 def read_stalls(reading: Reading) -> None:
     deferred: dict[int, tuple[str, str]] = {}
     for rl in reading.lines:
@@ -105,28 +121,42 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
         date = specific_date(rl.words)
         if not date or not _commits(reading, rl):
             continue
+        disagrees = reading.find("disagreement", rl.words, rl.word_set)
         if rl.role == CUSTOMER:
-            if (action or (answers and _agrees(reading, rl))) and not reading.find("disagreement", rl.words,
-                                                                                  rl.word_set):
+            # Stating one ("I'll send the contract by Friday") or naming the day the rep asked for
+            # ("Let's say Friday the twenty first at two") is agreeing to it.
+            if not disagrees:
                 confirmed.add(rl.index)
                 reading.add("next_step_confirmed", rl, rl.line.text,
                             f"the customer commits to a next step with a date ('{date}')", date)
             continue
         if not action:
             continue
-        answer = reading.next_of_role(rl.index, CUSTOMER, within=2)
+        replies = _replies(reading, rl)
         before = reading.previous_of_role(rl.index, CUSTOMER, within=1)
-        if answer is not None and answer.index not in skip and _agrees(reading, answer):
-            confirmed.update((rl.index, answer.index))
+        first = replies[0] if replies else None
+        taken = first is not None and first.index not in skip and (_agrees(reading, first) or _commits_dated(reading, first))
+        asked_for = before is not None and before.question is not None and before.index not in skip
+        if taken:
+            confirmed.add(rl.index)
             reading.add("next_step_confirmed", rl, rl.line.text,
                         f"the rep proposes a next step with a date ('{date}') and the customer agrees "
-                        f"('{quote_of(answer.line.text, 40)}')", date)
-            reading.add("next_step_confirmed", answer, answer.line.text,
-                        f"the customer agrees to the next step on '{date}'", date)
+                        f"('{quote_of(first.line.text, 40)}')", date)
+            if rl.question is not None:  # a proposal: each customer's yes is the agreement (a recap's "great" is not)
+                for reply in replies:
+                    if reply.index not in skip and _agrees(reading, reply):
+                        confirmed.add(reply.index)
+                        reading.add("next_step_confirmed", reply, reply.line.text,
+                                    f"the customer agrees to the next step on '{date}'", date)
         elif before is not None and before.index in confirmed:
             confirmed.add(rl.index)
             reading.add("next_step_confirmed", rl, rl.line.text,
                         f"the rep confirms the date the customer agreed ('{date}')", date)
+        elif asked_for and not disagrees and not (first is not None and reading.find("disagreement", first.words,
+                                                                                      first.word_set)):
+            confirmed.add(rl.index)
+            reading.add("next_step_confirmed", rl, rl.line.text,
+                        f"the customer asked for it and the rep commits to a date ('{date}')", date)
     for rl in reading.lines:  # "Let's touch base in a few months" may also accept a deferral
         if rl.index in deferrals or rl.index in confirmed or rl.role not in (REP, CUSTOMER):
             continue
