@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 
-from desktop.core.detect.lines import Reading, ReadLine
+from desktop.core.detect.lines import Reading, ReadLine, quote_of
 from desktop.core.detect.model import CUSTOMER, REP
+from desktop.core.detect.text import NUMBER
 
 _PERCENT = re.compile(r" \d[\d.]*% ")
 _DOLLARS = re.compile(r" (?:\$\d[\d.]*(?:k|m)?|\d[\d.]*k) ")  # $25000, $2.5m, 30k
@@ -97,23 +98,52 @@ def read_qualification(reading: Reading) -> None:
         if rl.role not in (REP, CUSTOMER):
             continue
         _read_line(reading, rl)
+        _answers(reading, rl)  # after: a label the words already gave keeps its own reason
 
 
-def _answers_who_decides(reading: Reading, rl: ReadLine) -> str | None:
-    """'Their director, Lina.' right after the rep asked who decides: the customer named the buyer."""
+def _asked_before(reading: Reading, rl: ReadLine) -> ReadLine | None:
+    """The rep's question this customer line answers, if the line right before is one."""
     if rl.role != CUSTOMER:
         return None
     asked = reading.previous_of_role(rl.index, REP, within=1)
-    if asked is None or asked.question is None or not reading.find("decision_questions", asked.words, asked.word_set):
-        return None
-    return reading.find("answer_titles", rl.words, rl.word_set)
+    return asked if asked is not None and asked.question is not None else None
+
+
+# (label, what the rep asked about, what the answer must hold, reason): an answer says what was asked
+ANSWERS = (
+    ("economic_buyer", "decision_questions", "answer_titles", "asked who decides, the customer names them ('{cue}')"),
+    ("pain", "pain_questions", None, "asked what hurts, the customer says ('{cue}')"),
+    ("metrics", "quantity_questions", "{number}", "asked how much or how often, the customer puts a number on it ('{cue}')"),
+    ("competition", "competition_questions", None, "asked about other vendors or tools, the customer names one ('{cue}')"),
+    ("critical_event", "timeline_questions", "time_words", "asked about timing, the customer names a date or event ('{cue}')"),
+)
+
+
+def _answers(reading: Reading, rl: ReadLine) -> None:
+    asked = _asked_before(reading, rl)
+    if asked is None or not rl.sentences:
+        return
+    head = rl.sentences[0].words
+    if len(rl.words.split()) < 3 or reading.find("no_answer", " " + " ".join(head.split()[:1]) + " "):
+        return  # "It is.", "No, not really."
+    for label, topic, holds, reason in ANSWERS:
+        if label in rl.labels or (label == "pain" and asked.question[0] != "open"):
+            continue  # "That must be frustrating, isn't it?" - "It is." names no pain of its own
+        about = reading.find(topic, asked.words, asked.word_set)
+        if not about:
+            continue
+        if holds is None:
+            cue = quote_of(rl.sentences[0].text, 40)
+        elif holds == "{number}":
+            found = NUMBER.search(rl.words)
+            cue = found.group(0).strip() if found else None
+        else:
+            cue = reading.find(holds, rl.words, rl.word_set)
+        if cue:
+            reading.add(label, rl, rl.line.text, reason.format(cue=cue), cue)
 
 
 def _read_line(reading: Reading, rl: ReadLine) -> None:
-    title = _answers_who_decides(reading, rl)
-    if title:
-        reading.add("economic_buyer", rl, rl.sentences[0].text if rl.sentences else rl.line.text,
-                    f"asked who decides, the customer names them ('{title}')", title)
     for s in rl.sentences:
         for label, cue in _sentence_labels(reading, s.words, rl.role, s.asks, s.word_set, rl.cands).items():
             reason = REASONS[label]

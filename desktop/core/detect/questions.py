@@ -80,7 +80,7 @@ def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozens
         # "Nina, what does the process look like?", "Before I show anything, what prompted...": the question
         # starts after a name or a lead-in
         for clause in (_clauses(s.text, book) if "," in s.text else ()):
-            if _built_as_question(clause):
+            if _built_as_question(clause) and (s.asks or clause.split()[0] not in RELATIVE):
                 core, built = clause, True
                 break
     if not (asks or built or book["open_starters"].find(core, ws) or book["closed_starters"].find(core, ws)):
@@ -159,6 +159,7 @@ def _style(s: Sentence, core: str, built: bool, book: PhraseBook) -> tuple[str, 
     return "closed", " ".join(tokens[:2])
 
 
+RELATIVE = frozenset("which who whom whose where when".split())  # ", which is the problem" asks nothing
 _NOT_BEFORE_TAG = frozenset("that's that is it's you're are all exactly quite just alright about".split())
 
 _PRIORITY = {"leading": 0, "open": 1, "closed": 2}

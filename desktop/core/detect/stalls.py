@@ -77,8 +77,8 @@ def _replies(reading: Reading, rl: ReadLine) -> list[ReadLine]:
 
 def _commits_dated(reading: Reading, rl: ReadLine) -> bool:
     """'I'll review it with our finance lead on Friday': the customer's own next step, with its date."""
-    return bool(reading.find("next_step_action", rl.words, rl.word_set) and specific_date(rl.words)
-                and not reading.find("disagreement", rl.words, rl.word_set))
+    return bool((reading.find("next_step_action", rl.words, rl.word_set) or _commits(reading, rl))
+                and specific_date(rl.words) and not reading.find("disagreement", rl.words, rl.word_set))
 
 
 def read_stalls(reading: Reading) -> None:
