@@ -115,6 +115,7 @@ ANSWERS = (
     ("pain", "pain_questions", None, "asked what hurts, the customer says ('{cue}')"),
     ("metrics", "quantity_questions", "{number}", "asked how much or how often, the customer puts a number on it ('{cue}')"),
     ("competition", "competition_questions", None, "asked about other vendors or tools, the customer names one ('{cue}')"),
+    ("decision_process", "process_questions", None, "asked how they buy, the customer describes a step ('{cue}')"),
     ("critical_event", "timeline_questions", "time_words", "asked about timing, the customer names a date or event ('{cue}')"),
 )
 

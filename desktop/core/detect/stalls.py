@@ -132,7 +132,13 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
             continue
         if not action:
             continue
-        replies = _replies(reading, rl)
+        if rl.question is not None and not (specific_date(rl.question[1].words) or reading.find(
+                "proposal_questions", rl.question[1].words, rl.word_set)):
+            # "I'll send the DPA today. Is legal the one to review it?": a yes answers the question, not a proposal
+            proposal = False
+        else:
+            proposal = True
+        replies = _replies(reading, rl) if proposal else []
         before = reading.previous_of_role(rl.index, CUSTOMER, within=1)
         first = replies[0] if replies else None
         taken = first is not None and first.index not in skip and (_agrees(reading, first) or _commits_dated(reading, first))
