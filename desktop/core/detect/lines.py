@@ -39,6 +39,7 @@ class Reading:
             word_set = said[0].word_set if said else frozenset()
             self.lines.append(ReadLine(i, line, role, said, words, word_set, book.candidates(word_set)))
         self._found: list[tuple[str, int, str, str]] = []
+        self.threaded: set[tuple[int, str]] = set()  # (line, label) taken from the line before, not its own words
 
     def find(self, name: str, words: str, word_set=None) -> str | None:
         return self._groups[name].find(words, word_set)

@@ -12,6 +12,7 @@ import re
 from desktop.core.detect.lines import Reading, ReadLine, quote_of
 from desktop.core.detect.model import CUSTOMER, REP
 from desktop.core.detect.text import NUMBER
+from desktop.core.detect.follow_up import picks_up
 
 _PERCENT = re.compile(r" \d[\d.]*% ")
 _DOLLARS = re.compile(r" (?:\$\d[\d.]*(?:k|m)?|\d[\d.]*k) ")  # $25000, $2.5m, 30k
@@ -127,6 +128,14 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
     head = rl.sentences[0].words
     if len(rl.words.split()) < 3 or reading.find("no_answer", " " + " ".join(head.split()[:1]) + " "):
         return  # "It is.", "No, not really."
+    said_before = reading.previous_of_role(asked.index, CUSTOMER, within=1)
+    if (asked.question[0] == "open" and said_before is not None and "pain" in said_before.labels
+            and (said_before.index, "pain") not in reading.threaded and "pain" not in rl.labels
+            and picks_up(reading, asked, [said_before])):
+        # "Slower in what way?" - the rep asked more about the pain: the answer goes on with it (one step only).
+        reading.threaded.add((rl.index, "pain"))
+        reading.add("pain", rl, rl.line.text, f"asked more about the problem, the customer goes on "
+                    f"('{quote_of(rl.sentences[0].text, 40)}')", said_before.labels["pain"])
     for label, topic, holds, reason in ANSWERS:
         if label in rl.labels or (label == "pain" and asked.question[0] != "open"):
             continue  # "That must be frustrating, isn't it?" - "It is." names no pain of its own

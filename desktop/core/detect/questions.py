@@ -15,7 +15,8 @@ from desktop.core.detect.model import CUSTOMER, REP
 from desktop.core.detect.phrases import PhraseBook
 from desktop.core.detect.text import Sentence
 
-WH = frozenset("what what's whats how how's why why's when when's where where's which who who's whom whose".split())
+WH = frozenset("what what's whats how how's hows why why's when when's where where's wheres which who who's whos whom whose"
+               .split())  # whos, hows: Whisper drops the apostrophe
 AUX = frozenset("""do does did is are was were can could would will should have has had may might shall am
 isn't aren't don't doesn't didn't won't wouldn't can't couldn't haven't hasn't shouldn't wasn't weren't""".split())
 NEGATIVE_AUX = frozenset("isn't aren't don't doesn't didn't won't wouldn't can't couldn't haven't hasn't shouldn't".split())
@@ -23,6 +24,8 @@ SUBJECTS = frozenset("""you your we they it that this there he she i anyone anyb
 their everyone these those y'all my his her its everything anything something people folks""".split())
 # After "what": these start a statement ("what we need is...", "what a week").
 NOT_AFTER_WHAT = frozenset("we i you they he she it a an i'm we're you're they're really".split())
+NOT_A_SUBJECT = frozenset("""be been do done let no not so too great fine nice good better worse well that's just also still really
+wait complain say happen work help to""".split())
 AFTER_HOW = AUX | frozenset("much many long often soon big far come about quickly fast exactly well else would".split())
 AFTER_WH = AUX | frozenset("""else much many long often kind sort type part if about exactly specifically happens happened
 made makes prompted led brought drives drove matters works worked""".split())
@@ -47,13 +50,15 @@ def _built_as_question(core: str) -> bool:
         return bool(second) and second not in NOT_AFTER_WHAT
     if first in ("how",):
         return second in AFTER_HOW
-    if first in WH and first.endswith("'s"):
+    if first in WH and (first.endswith("'s") or first in ("whos", "hows", "wheres", "whats")):
         return True
     if first in ("who", "whom", "whose", "which"):
         return bool(second)
     if first in WH:
         return second in AFTER_WH
-    return first in AUX and second in SUBJECTS
+    if first in NEGATIVE_AUX:
+        return second in SUBJECTS  # "Don't worry", "Can't complain" ask nothing
+    return first in AUX and bool(second) and second not in NOT_A_SUBJECT  # "do managers ever...", not "will do"
 
 
 def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozenset()) -> tuple[str, str] | None:
@@ -124,9 +129,14 @@ def _tag(s: Sentence, core: str, book: PhraseBook) -> str | None:
     if "," not in text:
         # Whisper without commas: "you'd want all carriers in one view right"
         tokens = core.split()
-        if len(tokens) >= 5 and tokens[-1] in ("right", "correct") and tokens[-2] not in _NOT_BEFORE_TAG \
-                and not _built_as_question(core):
-            return tokens[-1]
+        if len(tokens) < 5 or _built_as_question(core):
+            return None
+        for size in (2, 1):
+            last = " " + " ".join(tokens[-size:]) + " "
+            found = tags.find(last)
+            if found and last.strip() == found and found not in ("yeah", "yes", "no", "true", "agreed") \
+                    and tokens[-size - 1] not in _NOT_BEFORE_TAG:
+                return found
         return None
     head, _, last = text.rpartition(",")
     last = " " + " ".join(last.split()) + " "
@@ -156,6 +166,10 @@ def _style(s: Sentence, core: str, built: bool, book: PhraseBook) -> tuple[str, 
         return "open", opener
     if tokens and tokens[0] in WH and not core.startswith(" how about "):
         return "open", " ".join(tokens[:2])
+    if s.asks and tokens and tokens[0] not in AUX and len(tokens) <= 6:
+        asked = next((t for t in tokens if t in WH), None)
+        if asked:  # "Slower in what way?", "And that's based on what?"
+            return "open", asked
     return "closed", " ".join(tokens[:2])
 
 

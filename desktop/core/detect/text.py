@@ -86,7 +86,7 @@ def specific_date(words: str) -> str | None:
 
 def content_words(words: str) -> set[str]:
     """The words that carry a line's topic (for 'does the reply pick this up?')."""
-    return {w.rstrip("s") for w in words.split() if len(w) > 3 and w not in STOPWORDS}
+    return {w.rstrip("s") for w in words.split() if len(w) > 2 and w not in STOPWORDS}
 
 
 STOPWORDS = frozenset("""
@@ -98,4 +98,6 @@ should some something sort still such sure than that that's their theirs them th
 they they're thing things think this those though through thing today very want wanted wasn't well we're
 were weren't what what's when where which while whom whose will with within without won't would wouldn't
 yeah your yours yourself okay kind lot lots mean says said tell told make made take took give gave year
+the and you for are but not was can has had our its his her who why how all any one two get got yes yep now way bit
+did does new see say let per too off out use via ago own yet try way sir mrs him she they them see
 """.split())
