@@ -16,11 +16,6 @@ POINTING_BACK = ("that", "this", "those", "she", "he", "her", "him")  # a questi
 NAMED = {"economic_buyer": "named who signs off", "pain": "described a problem", "objection": "pushed back"}
 
 
-def picks_up(reading: Reading, reply: ReadLine, said: list[ReadLine]) -> bool:
-    """Does the rep's line ask about what the customer just said?"""
-    return _follows_up(reading, reply, said)
-
-
 def _follows_up(reading: Reading, reply: ReadLine, said: list[ReadLine]) -> bool:
     if reading.find("follow_up_cues", reply.words, reply.word_set):
         return True

@@ -11,8 +11,7 @@ import re
 
 from desktop.core.detect.lines import Reading, ReadLine, quote_of
 from desktop.core.detect.model import CUSTOMER, REP
-from desktop.core.detect.text import NUMBER
-from desktop.core.detect.follow_up import picks_up
+from desktop.core.detect.text import NUMBER, content_words
 
 _PERCENT = re.compile(r" \d[\d.]*% ")
 _DOLLARS = re.compile(r" (?:\$\d[\d.]*(?:k|m)?|\d[\d.]*k) ")  # $25000, $2.5m, 30k
@@ -121,6 +120,14 @@ ANSWERS = (
 )
 
 
+def _about_the_pain(reading: Reading, asked: ReadLine, cue: str) -> bool:
+    """'Slower in what way?' after 'slower than the spreadsheets': the question is about the pain itself."""
+    if reading.find("follow_up_cues", asked.words, asked.word_set):
+        return True
+    stems = {w[:5] for w in content_words(f" {cue} ")}
+    return any(w[:5] in stems for w in content_words(asked.words))
+
+
 def _answers(reading: Reading, rl: ReadLine) -> None:
     asked = _asked_before(reading, rl)
     if asked is None or not rl.sentences:
@@ -131,7 +138,7 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
     said_before = reading.previous_of_role(asked.index, CUSTOMER, within=1)
     if (asked.question[0] == "open" and said_before is not None and "pain" in said_before.labels
             and (said_before.index, "pain") not in reading.threaded and "pain" not in rl.labels
-            and picks_up(reading, asked, [said_before])):
+            and _about_the_pain(reading, asked, said_before.labels["pain"])):
         # "Slower in what way?" - the rep asked more about the pain: the answer goes on with it (one step only).
         reading.threaded.add((rl.index, "pain"))
         reading.add("pain", rl, rl.line.text, f"asked more about the problem, the customer goes on "
