@@ -40,10 +40,17 @@ def _suggest(args, ctx) -> int:
     from desktop.core.timefmt import format_ms
     from desktop.services import suggestions
 
-    found = suggestions.suggestions(ctx.store, _call_id(ctx, args.call), args.label)
+    call_id = _call_id(ctx, args.call)
+    found = suggestions.suggestions(ctx.store, call_id, args.label)
     if args.json:
         print_json([s.to_json() for s in found])
         return 0
+    if not found:
+        import sys
+
+        why = suggestions.why_none(ctx.store, call_id)
+        if why:
+            print(f"callmark: call {call_id}: {why}", file=sys.stderr)
     for s in found:
         f = s.finding
         mark = {"accepted": "  [accepted]", "dismissed": "  [dismissed]"}.get(s.verdict or "", "")

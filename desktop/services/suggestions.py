@@ -250,6 +250,19 @@ def suggestions(store: Store, call_id: int, labels: Iterable[str] | None = None)
     return out
 
 
+def why_none(store: Store, call_id: int) -> str | None:
+    """Why a call has no suggestions, when it is not simply a call without any: no transcript, or no roles."""
+    from desktop.services.rows import current_transcript_id
+
+    if current_transcript_id(store, call_id) is None:
+        return "has no transcript yet; run `callmark transcribe` or import one first"
+    roles = call_roles(store, call_id)
+    if not any(role in (REP, CUSTOMER) for role in roles.values()):
+        return ("no speaker has a role, so nothing can be read as the rep's or the customer's; "
+                "say who the rep is with `callmark transcript set-rep CALL SPEAKER`")
+    return None
+
+
 def call_figures(store: Store, call_id: int) -> Figures:
     return refresh(store, call_id).figures
 
@@ -266,4 +279,4 @@ from desktop.services.verdicts import (  # noqa: E402 - after the pass they buil
 
 __all__ = ["CallSuggestions", "LabelTally", "LibraryProgress", "Suggestion", "VerdictChange", "accept",
            "after_transcript_change", "call_figures", "call_roles", "dismiss", "label_precision", "phrase_book",
-           "refresh", "refresh_library", "suggestions", "undo"]
+           "refresh", "refresh_library", "suggestions", "undo", "why_none"]

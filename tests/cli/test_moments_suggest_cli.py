@@ -92,3 +92,13 @@ def test_stats_without_roles_are_null_and_the_text_says_why(isolated_home, demo_
     run_cli("transcript", "set-rep", "1", "Riley", home=isolated_home, check=True)
     figures = json.loads(run_cli("calls", "stats", "1", "--json", home=isolated_home, check=True).stdout)
     assert figures["rep_talk_share"] == pytest.approx(0.451, abs=0.001)
+
+
+def test_suggest_says_why_a_call_has_none(isolated_home, demo_media, tmp_path):
+    run_cli("calls", "add", str(demo_media), home=isolated_home, check=True)
+    bare = run_cli("moments", "suggest", "1", home=isolated_home, check=True)
+    assert bare.stdout == "" and "has no transcript yet" in bare.stderr
+    run_cli("transcript", "import", "1", str(write_script_vtt(tmp_path / "a.vtt")), home=isolated_home, check=True)
+    unknown = run_cli("moments", "suggest", "1", home=isolated_home, check=True)
+    assert "set-rep" in unknown.stderr
+    assert json.loads(run_cli("moments", "suggest", "1", "--json", home=isolated_home, check=True).stdout) == []

@@ -105,11 +105,9 @@ def _could_ask(book: PhraseBook) -> frozenset[str]:
     key = id(book)
     found = _ASKING.get(key)
     if found is None:
-        words = set(WH) | AUX
-        for name in ("open_starters", "closed_starters", "leading_tags", "leading_phrases"):
-            for phrase in book[name].phrases:
-                for token in phrase.split():
-                    words.update(a for a in token.rstrip("?").split("/") if a and a not in ("*", "{n}"))
+        words = set(WH) | AUX | {"right", "correct"}  # a tag without its question mark: "..., right"
+        for name in ("open_starters", "closed_starters"):
+            words |= book[name].keys() or set()
         found = _ASKING[key] = frozenset(words)
     return found
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.core.detect.talk import found, labels_on
+from tests.core.detect.talk import found, labels_at, labels_on
 
 
 @pytest.mark.parametrize("text, label", [
@@ -51,3 +51,20 @@ def test_money_lost_is_a_metric_not_a_price():
 def test_a_customers_qualification_becomes_an_answer_moment():
     (buyer,) = [f for f in found("C: Dana Brooks signs off on all new software.") if f.label == "economic_buyer"]
     assert buyer.kind == "answer" and "sign" in buyer.reason
+
+
+def test_an_answer_is_read_by_its_question():
+    at = labels_at("R: Who would make that decision for support?", "C: Their director, Lina. I think she'd love it.")
+    assert "economic_buyer" in at[1]
+    at = labels_at("R: Do you already have quotes from other vendors?", "C: One so far, from a company in Germany.")
+    assert "competition" in at[1]
+    at = labels_at("R: And what's your timeline for fixing this?", "C: We're moving offices in August, so before that.")
+    assert "critical_event" in at[1]
+    at = labels_at("R: Do you already have quotes from other vendors?", "C: No, not yet.")
+    assert "competition" not in at.get(1, set())
+
+
+def test_an_answer_goes_on_with_the_pain_only_when_asked_about_it():
+    pain = "C: Sales won't use it because it's slower than their old spreadsheets."
+    assert "pain" in labels_at(pain, "R: Slower in what way?", "C: Logging a call takes five clicks and two screens.")[2]
+    assert "pain" not in labels_at(pain, "R: Who else uses the spreadsheets?", "C: The regional managers, six of them.").get(2, set())

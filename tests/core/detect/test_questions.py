@@ -77,3 +77,20 @@ def test_a_question_finding_says_why_and_becomes_a_question_moment():
 
 def test_unknown_roles_give_no_rep_or_customer_questions():
     assert found("R: How do you report today?", roles={}) == []
+
+
+@pytest.mark.parametrize("text, label", [
+    ("so casey how are you guys tracking deliveries right now", "rep_question_open"),  # her name, no punctuation
+    ("Nina, what does the buying process usually look like on your side?", "rep_question_open"),
+    ("do managers ever end up short staffed", "rep_question_closed"),
+    ("wow ok so a shared schedule would help a lot wouldn't it", "rep_question_leading"),
+    ("got it you'd want all carriers in one view right", "rep_question_leading"),
+    ("Slower in what way?", "rep_question_open"),
+    ("whos the person who signs off on a tool like this", "rep_question_open"),
+])
+def test_questions_as_whisper_and_people_say_them(text, label):
+    assert label in labels_on(0, f"R: {text}")
+
+
+def test_a_relative_clause_is_not_a_question():
+    assert labels_on(0, "C: We can't see store level, which is the problem.") & QUESTION_LABELS == set()

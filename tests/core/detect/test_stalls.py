@@ -78,3 +78,20 @@ def test_vague_next_steps(turn):
 
 def test_a_goodbye_is_not_a_next_step():
     assert labels_on(0, "R: Thanks, Casey. Talk soon.") & STALL_LABELS == set()
+
+
+def test_a_proposal_two_customers_agree_to():
+    at = labels_at("R: Shall we book the technical review for next Tuesday at eleven? Does that work for both of you?",
+                   "C: Tuesday at eleven works for me.", "C: Same here.")
+    assert all("next_step_confirmed" in at[i] for i in (0, 1, 2))
+
+
+def test_a_yes_to_another_question_is_no_next_step():
+    at = labels_at("R: Of course, I'll send our standard DPA today. Is your legal team the one to review it?",
+                   "C: Yes, legal reviews it, then our CISO signs off.")
+    assert "next_step_confirmed" not in at.get(0, set()) | at.get(1, set())
+
+
+def test_the_rep_commits_to_what_the_customer_asked_for():
+    at = labels_at("C: It might. Can you send me a revised quote?", "R: Yes, I'll send it tomorrow morning.")
+    assert "next_step_confirmed" in at[1]
