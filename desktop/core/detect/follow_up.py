@@ -1,8 +1,9 @@
 """Missed follow-up: the rep moves on right after the customer named a budget owner, a pain or an objection.
 
-The rep's first line after the customer's turn follows up when it asks about what was just said:
-a follow-up phrase ("tell me more", "what would she need to see"), or a question that picks up
-one of the customer's own words (a name, "the numbers"). Anything else moves on.
+The rep's first line after the customer's turn follows up when it takes up what was just said: a
+follow-up phrase ("tell me more", "what would she need to see"), an open question, a question
+pointing back ("is that..."), or the customer's own words (a name, "the numbers"). A pitch or a
+yes/no question about something else moves on.
 """
 
 from __future__ import annotations
@@ -20,10 +21,12 @@ def _follows_up(reading: Reading, reply: ReadLine, said: list[ReadLine]) -> bool
     if reading.find("follow_up_cues", reply.words, reply.word_set):
         return True
     if reply.question is None:
-        return False
+        return False  # a pitch or a reassurance answers for the customer instead of asking
+    if reply.question[0] == "open":
+        return True  # "What breaks most often?": the rep explores, whatever the words
     asked_words = " ".join(s.words for s in reply.sentences if s.asks) or reply.question[1].words
     if any(f" {w} " in asked_words for w in POINTING_BACK):
-        return True  # "How many dispatchers are doing that today?"
+        return True  # "Is that mostly one region?"
     topic = {w[:5] for rl in said for w in content_words(rl.words)}  # "reconciles" ~ "reconciliation"
     return any(w[:5] in topic for w in content_words(reply.words))
 
