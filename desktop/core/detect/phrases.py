@@ -66,6 +66,10 @@ class PhraseGroup:
     _regex: re.Pattern | None = None
     _keys: frozenset[str] | None = None  # a line without any of these words cannot match
     _starts: re.Pattern | None = None
+    _key_set: frozenset[str] = frozenset()
+    _by_key: dict | None = None
+    _checks: list | None = None
+    _keyless: list | None = None
 
     def add(self, phrases: Iterable[str]) -> None:
         for phrase in phrases:
@@ -76,7 +80,10 @@ class PhraseGroup:
 
     def _compile(self) -> None:
         patterns, keys, always = [], set(), False
-        for phrase in self.phrases:
+        by_key: dict[str, list[int]] = {}
+        checks: list = []  # per phrase: " literal " to test with `in`, or its own compiled pattern
+        keyless: list[int] = []
+        for n, phrase in enumerate(self.phrases):
             body, first = "", None
             for token in phrase.split(" "):
                 part, literal = _token_pattern(token)
@@ -85,12 +92,19 @@ class PhraseGroup:
                 if literal is not None and (first is None or _rarity(literal) > _rarity(first)):
                     first = literal
             patterns.append(body)
+            plain = not any(c in phrase for c in "/*?{")
+            checks.append(f" {phrase} " if plain else re.compile(" " + body))
             if first is None:
                 always = True
+                keyless.append(n)
             else:
                 keys |= first
+                for key in first:
+                    by_key.setdefault(key, []).append(n)
         self._regex = re.compile(" (?:" + "|".join(patterns) + ")") if patterns else re.compile(r"(?!x)x")
         self._keys = None if always else frozenset(keys)
+        self._key_set = frozenset(keys)
+        self._by_key, self._checks, self._keyless = by_key, checks, keyless
 
     def starts(self) -> re.Pattern:
         """Leading runs of these phrases (`^ (so |okay |well )*`), longest first."""
@@ -113,13 +127,30 @@ class PhraseGroup:
         return found.group(0).strip() if found else None
 
     def find(self, words: str, word_set: frozenset[str] | set[str] | None = None) -> str | None:
-        """The first phrase of this list found in `words` (as matched), or None."""
+        """A phrase of this list found in `words` (as matched), or None.
+
+        With `word_set` (every word of the line `words` comes from) only the phrases whose rarest
+        word is in the line are tried: most lines hold none of a list's words.
+        """
         if self._regex is None:
             self._compile()
-        if self._keys is not None and word_set is not None and self._keys.isdisjoint(word_set):
+        if word_set is None:
+            found = self._regex.search(words)
+            return found.group(0).strip() if found else None
+        hits = self._key_set & word_set
+        if not hits and not self._keyless:
             return None
-        found = self._regex.search(words)
-        return found.group(0).strip() if found else None
+        tried = sorted({n for key in hits for n in self._by_key[key]} | set(self._keyless))
+        for n in tried:
+            check = self._checks[n]
+            if check.__class__ is str:
+                if check in words:
+                    return check.strip()
+            else:
+                found = check.search(words)
+                if found:
+                    return found.group(0).strip()
+        return None
 
 
 class PhraseBook:

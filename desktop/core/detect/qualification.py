@@ -52,7 +52,7 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
     groups = reading.book.groups
 
     def find(name: str, text: str) -> str | None:
-        return groups[name].search(text) if name in cands else None  # the sentence's words: lists without any of them are skipped
+        return groups[name].find(text, ws) if name in cands else None  # the sentence's words: lists without any of them are skipped
 
     out: dict[str, str] = {}
     money = _money(reading, words, ws)
