@@ -115,7 +115,11 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
         answers = None
         if rl.role == CUSTOMER and not action:
             proposed = reading.previous_of_role(rl.index, REP, within=1)
-            answers = proposed is not None and reading.find("next_step_action", proposed.words, proposed.word_set)
+            # Naming a day answers a proposal that had one, or a question for one ("when would suit?");
+            # "our campaign starts on the second of June" after "would a pilot help?" is an event, not a yes.
+            answers = proposed is not None and bool(
+                reading.find("next_step_action", proposed.words, proposed.word_set)) and bool(
+                specific_date(proposed.words) or reading.find("when_questions", proposed.words, proposed.word_set))
         if not (action or answers):
             continue  # checked first: the date pattern is the dearest test
         date = specific_date(rl.words)
