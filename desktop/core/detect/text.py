@@ -63,7 +63,8 @@ NUMBER = re.compile(rf" {_NUMBER}(?: (?:and |a )?{_NUMBER})* ")
 WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
 MONTHS = ("january february march april may june july august september october november december").split()
 _ORDINAL = (r"(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
-            r"eleventh|twelfth|fifteenth|twentieth|thirtieth|twenty \w+)")
+            r"eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|"
+            r"thirtieth|twenty \w+|thirty first)")
 _CLOCK_NUMBER = r"(?:\d{1,2}(?::?\d\d)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|noon)"
 # A date or time someone can put in a calendar; "next quarter" or "soon" are not one.
 SPECIFIC_DATE = re.compile(
