@@ -1,4 +1,4 @@
-"""`callmark calls add|list`."""
+"""`callmark calls add|list|stats`."""
 
 from __future__ import annotations
 
@@ -24,6 +24,9 @@ def register(sub, common) -> None:
     lst = inner.add_parser("list", parents=[common], help="list the calls")
     lst.add_argument("--json", action="store_true")
     lst.set_defaults(handler=_list)
+    from desktop.cli.suggest import register_stats
+
+    register_stats(inner, common)
 
 
 def _add(args, ctx) -> int:

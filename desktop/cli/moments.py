@@ -1,4 +1,4 @@
-"""`callmark moments add|list`."""
+"""`callmark moments add|list|suggest|accept|dismiss`."""
 
 from __future__ import annotations
 
@@ -23,6 +23,9 @@ def register(sub, common) -> None:
     lst.add_argument("call")
     lst.add_argument("--json", action="store_true")
     lst.set_defaults(handler=_list)
+    from desktop.cli.suggest import register_suggestions
+
+    register_suggestions(inner, common)
 
 
 def _time(text: str, flag: str) -> int:

@@ -56,13 +56,26 @@ def add_moment(
         quote = found_quote if quote is None else quote
         speaker = found_speaker if speaker is None else speaker
     with store.write() as session:
-        call = session.get(Call, call_id)
-        _check_span(call, start_ms, end_ms)
-        moment = Moment(call_id=call_id, start_ms=start_ms, end_ms=end_ms, kind=MomentKind(kind),
-                        speaker=speaker, quote=quote or "", note=note, coach=local_coach_person(session))
-        session.add(moment)
-        session.flush()
-        return _row(moment)
+        return _row(new_moment(session, call_id, start_ms, end_ms, kind=kind, note=note, quote=quote,
+                               speaker=speaker))
+
+
+def new_moment(session, call_id: int, start_ms: int, end_ms: int, *, kind: MomentKind | str, note: str | None,
+               quote: str | None, speaker: str | None) -> Moment:
+    """Write one moment inside the caller's transaction (with what else must land with it)."""
+    call = session.get(Call, call_id)
+    if call is None:
+        raise NotFound(f"call {call_id}: no such call in this library")
+    _check_span(call, start_ms, end_ms)
+    moment = Moment(call_id=call_id, start_ms=start_ms, end_ms=end_ms, kind=MomentKind(kind),
+                    speaker=speaker, quote=quote or "", note=note, coach=local_coach_person(session))
+    session.add(moment)
+    session.flush()
+    return moment
+
+
+def moment_row(moment: Moment) -> MomentRow:
+    return _row(moment)
 
 
 def get_moment(store: Store, moment_id: int) -> MomentRow:

@@ -256,7 +256,12 @@ def import_record(store: Store, path: Path | str) -> ImportResult:
 def import_loaded(store: Store, record: rec.CoachingRecord, path: Path | str) -> ImportResult:
     with store.write() as session:
         _cross_check(session, record, path)
-        return _write(session, record, str(path))
+        result = _write(session, record, str(path))
+    if result.transcript == "added":
+        from desktop.services.transcripts import suggestions_changed
+
+        suggestions_changed(store, result.call_id)
+    return result
 
 
 def _cross_check(session: Session, record: rec.CoachingRecord, path: Path | str) -> None:

@@ -204,7 +204,7 @@ def save_whisper_transcript(store: Store, plan: TranscriptionPlan, segments: lis
                             result: TranscriptionResult) -> transcript_service.TranscriptRow:
     """Save as the current `whisper` version; channel speakers get their channel and role."""
     saved = transcript_service.save_transcript(store, plan.call_id, segments, origin=TranscriptOrigin.WHISPER,
-                                               model=result.model, language=result.language)
+                                               model=result.model, language=result.language, suggest=False)
     if plan.channel_names is not None:
         roles = {plan.channel_names[0]: (0, Role.REP), plan.channel_names[1]: (1, Role.CUSTOMER)}
         with store.write() as session:
@@ -213,6 +213,7 @@ def save_whisper_transcript(store: Store, plan: TranscriptionPlan, segments: lis
                     spk.channel, role = roles[spk.label]
                     if spk.role is None:
                         spk.role = role
+    transcript_service.suggestions_changed(store, plan.call_id)  # with the channels' roles set
     return saved
 
 

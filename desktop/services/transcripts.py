@@ -38,9 +38,12 @@ def _words(words) -> list | None:
 
 def save_transcript(
     store: Store, call_id: int, segments: Iterable, *, origin: TranscriptOrigin | str,
-    model: str | None = None, language: str | None = None, source_file: str | None = None,
+    model: str | None = None, language: str | None = None, source_file: str | None = None, suggest: bool = True,
 ) -> TranscriptRow:
-    """Store a complete transcript as the call's current one (previous versions stay, not current)."""
+    """Store a complete transcript as the call's current one (previous versions stay, not current).
+
+    `suggest=False`: the caller runs the suggestion pass itself once it has set the speakers' roles.
+    """
     rows = list(segments)
     origin = TranscriptOrigin(origin)
     with store.write() as session:
@@ -59,7 +62,16 @@ def save_transcript(
         for label in sorted({s.speaker for s in rows if s.speaker}):
             _speaker(session, call_id, label)
         tid = transcript.id
+    if suggest:
+        suggestions_changed(store, call_id)
     return current_transcript(store, call_id, transcript_id=tid)
+
+
+def suggestions_changed(store: Store, call_id: int) -> None:
+    """The transcript or its roles changed: the moment finder runs again (it skips what is unchanged)."""
+    from desktop.services.suggestions import after_transcript_change
+
+    after_transcript_change(store, call_id)
 
 
 def _speaker(session: Session, call_id: int, label: str) -> Speaker:
@@ -118,6 +130,7 @@ def edit_segment(store: Store, call_id: int, start_ms: int, *, text: str | None 
         if speaker is not None:
             seg.speaker = speaker
             _speaker(session, call_id, speaker)
+    suggestions_changed(store, call_id)
     return current_transcript(store, call_id)
 
 
@@ -163,6 +176,7 @@ def restore_version(store: Store, call_id: int, transcript_id: int) -> None:
             raise NotFound(f"call {call_id}: no transcript version {transcript_id}")
         session.execute(update(Transcript).where(Transcript.call_id == call_id).values(is_current=False))
         target.is_current = True
+    suggestions_changed(store, call_id)
 
 
 def rename_speaker(store: Store, call_id: int, label: str, name: str, role: Role | str | None = None) -> None:
@@ -175,6 +189,7 @@ def rename_speaker(store: Store, call_id: int, label: str, name: str, role: Role
         found.name = name.strip() or found.label
         if role is not None:
             found.role = Role(role)
+    suggestions_changed(store, call_id)
 
 
 def set_rep_speaker(store: Store, call_id: int, label: str) -> None:
@@ -185,6 +200,7 @@ def set_rep_speaker(store: Store, call_id: int, label: str) -> None:
                 spk.role = Role.REP
             elif spk.role is Role.REP:
                 spk.role = None
+    suggestions_changed(store, call_id)
 
 
 def speakers(store: Store, call_id: int) -> list[dict]:

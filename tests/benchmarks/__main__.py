@@ -29,6 +29,7 @@ TARGETS = {
     "first_segment_s": ("<=", 3),
     "search_ratio": ("<=", 1.5),
     "search_ms_p50": ("<=", 50),
+    "detect_ms_2h": ("<=", 150),
 }
 
 

@@ -1,0 +1,55 @@
+"""Missed follow-up: the rep moves on right after the customer named a budget owner, a pain or an objection.
+
+The rep's first line after the customer's turn follows up when it takes up what was just said: a
+follow-up phrase ("tell me more", "what would she need to see"), an open question, a question
+pointing back ("is that..."), or the customer's own words (a name, "the numbers"). A pitch or a
+yes/no question about something else moves on.
+"""
+
+from __future__ import annotations
+
+from desktop.core.detect.lines import Reading, ReadLine
+from desktop.core.detect.model import CUSTOMER, REP
+from desktop.core.detect.text import content_words
+
+TRIGGERS = ("economic_buyer", "pain", "objection")
+POINTING_BACK = ("that", "this", "those", "she", "he", "her", "him")  # a question about what was just said
+NAMED = {"economic_buyer": "named who signs off", "pain": "described a problem", "objection": "pushed back"}
+
+
+def _follows_up(reading: Reading, reply: ReadLine, said: list[ReadLine]) -> bool:
+    if reading.find("follow_up_cues", reply.words, reply.word_set):
+        return True
+    if reply.question is None:
+        return False  # a pitch or a reassurance answers for the customer instead of asking
+    if reply.question[0] == "open":
+        return True  # "What breaks most often?": the rep explores, whatever the words
+    asked_words = " ".join(s.words for s in reply.sentences if s.asks) or reply.question[1].words
+    if any(f" {w} " in asked_words for w in POINTING_BACK):
+        return True  # "Is that mostly one region?"
+    topic = {w[:5] for rl in said for w in content_words(rl.words)}  # "reconciles" ~ "reconciliation"
+    return any(w[:5] in topic for w in content_words(reply.words))
+
+
+def read_follow_up(reading: Reading) -> None:
+    lines = reading.lines
+    i = 0
+    while i < len(lines):
+        if lines[i].role != CUSTOMER:
+            i += 1
+            continue
+        turn = []
+        while i < len(lines) and lines[i].role == CUSTOMER:
+            turn.append(lines[i])
+            i += 1
+        named = [(label, rl) for rl in turn for label in TRIGGERS if label in rl.labels]
+        if not named or i >= len(lines) or lines[i].role != REP:
+            continue
+        reply = lines[i]
+        if _follows_up(reading, reply, turn):
+            continue
+        label, said = named[0]
+        cue = said.labels[label]
+        reading.add("missed_follow_up", reply, reply.line.text,
+                    f"the customer {NAMED[label]} ('{cue}'); the rep's next line moves on without asking about it",
+                    label)

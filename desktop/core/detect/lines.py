@@ -1,0 +1,82 @@
+"""A transcript read once for every detector: each line's role, sentences and words."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from desktop.core.detect.model import CUSTOMER, REP, UNKNOWN, Finding, Line, finding_id, kind_for
+from desktop.core.detect.phrases import PhraseBook
+from desktop.core.detect.text import Sentence, sentences, words_of
+
+
+@dataclass(slots=True)
+class ReadLine:
+    index: int
+    line: Line
+    role: str
+    sentences: list[Sentence]
+    words: str  # the whole line's words (text.words_of)
+    word_set: frozenset[str]
+    cands: frozenset[str]  # the phrase lists that might match this line (PhraseBook.candidates)
+    question: tuple | None = None  # (style, sentence, cue) once the questions family has read it
+    labels: dict[str, str] = field(default_factory=dict)  # label -> cue, as the families find them
+
+
+class Reading:
+    """The lines, their roles and the phrase book, plus the findings made so far."""
+
+    def __init__(self, lines: Sequence[Line], roles: Mapping[str | None, str], book: PhraseBook):
+        self.book = book
+        self._groups = book.groups
+        self.lines: list[ReadLine] = []
+        for i, line in enumerate(lines):
+            role = roles.get(line.speaker, UNKNOWN) if line.speaker is not None else UNKNOWN
+            if role not in (REP, CUSTOMER):
+                role = UNKNOWN
+            said = sentences(line.text)
+            words = " " + " ".join(s.words.strip() for s in said) + " " if said else words_of(line.text)
+            word_set = said[0].word_set if said else frozenset()
+            self.lines.append(ReadLine(i, line, role, said, words, word_set, book.candidates(word_set)))
+        self._found: list[tuple[str, int, str, str]] = []
+        self.threaded: set[tuple[int, str]] = set()  # (line, label) taken from the line before, not its own words
+
+    def find(self, name: str, words: str, word_set=None) -> str | None:
+        return self._groups[name].find(words, word_set)
+
+    def add(self, label: str, at: ReadLine, quote: str, reason: str, cue: str = "") -> None:
+        if label in at.labels:
+            return
+        at.labels[label] = cue
+        self._found.append((label, at.index, quote.strip() or at.line.text.strip(), reason))
+
+    def next_of_role(self, after: int, role: str, within: int = 3) -> ReadLine | None:
+        """The first line of `role` among the `within` lines after index `after`."""
+        for rl in self.lines[after + 1: after + 1 + within]:
+            if rl.role == role:
+                return rl
+        return None
+
+    def previous_of_role(self, before: int, role: str, within: int = 2) -> ReadLine | None:
+        for rl in reversed(self.lines[max(0, before - within): before]):
+            if rl.role == role:
+                return rl
+        return None
+
+    def findings(self) -> list[Finding]:
+        seen: dict[tuple[str, str], int] = {}
+        out = []
+        for label, index, quote, reason in sorted(self._found, key=lambda f: (self.lines[f[1]].line.start_ms, f[1])):
+            rl = self.lines[index]
+            key = (label, " ".join(rl.line.text.casefold().split()))
+            occurrence = seen.get(key, 0)
+            seen[key] = occurrence + 1
+            out.append(Finding(finding_id(label, rl.line.text, occurrence), label, rl.line.start_ms, rl.line.end_ms,
+                               rl.line.speaker, rl.role, quote, reason, kind_for(label, rl.role)))
+        return out
+
+
+def quote_of(text: str, limit: int = 60) -> str:
+    """A short piece of a line for a reason: 'send me some information'."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

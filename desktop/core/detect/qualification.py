@@ -1,0 +1,169 @@
+"""Qualification (MEDDICC and SPICED): what the customer tells the rep about the deal.
+
+Read on the customer's lines (the rep's own numbers count for `price` only: "most teams land
+between twenty and forty thousand dollars a year"). Each label names what was said and quotes
+the words that said it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from desktop.core.detect.lines import Reading, ReadLine, quote_of
+from desktop.core.detect.model import CUSTOMER, REP
+from desktop.core.detect.text import NUMBER, content_words
+
+_PERCENT = re.compile(r" \d[\d.]*% ")
+_DOLLARS = re.compile(r" (?:\$\d[\d.]*(?:k|m)?|\d[\d.]*k) ")  # $25000, $2.5m, 30k
+
+REASONS = {
+    "metrics": "the customer puts a number on the impact or the goal ('{cue}')",
+    "economic_buyer": "the customer names who signs or owns the budget ('{cue}')",
+    "decision_process": "the customer describes how they buy: approvals, procurement, legal or security ('{cue}')",
+    "pain": "the customer describes a problem ('{cue}')",
+    "champion": "the customer offers to push for the deal inside ('{cue}')",
+    "competition": "another vendor, tool or in-house build is in the picture ('{cue}')",
+    "critical_event": "a date or event is forcing the decision ('{cue}')",
+    "price": "an amount for the product or its budget ('{cue}')",
+    "objection": "the customer pushes back ('{cue}')",
+}
+
+
+def _without(reading: Reading, words: str, negations: str, ws: frozenset) -> str:
+    """The words with negated phrases taken out ('no problem' is not a pain)."""
+    group = reading.book[negations]
+    while True:
+        found = group.find(words, ws)
+        if not found:
+            return words
+        words = words.replace(f" {found} ", " ", 1)
+
+
+def _money(reading: Reading, words: str, ws: frozenset) -> str | None:
+    found = reading.find("money", words, ws)
+    if found:
+        return found
+    dollars = _DOLLARS.search(words)
+    return dollars.group(0).strip() if dollars else None
+
+
+def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: frozenset,
+                     cands: frozenset) -> dict[str, str]:
+    groups = reading.book.groups
+
+    def find(name: str, text: str) -> str | None:
+        return groups[name].find(text, ws) if name in cands else None  # the sentence's words: lists without any of them are skipped
+
+    out: dict[str, str] = {}
+    money = _money(reading, words, ws)
+    impact = find("money_as_impact", words) if money else None
+    if role == REP:
+        if money and not impact and find("price", words):
+            out["price"] = money
+        return out
+    metric = find("metrics", words) or (_PERCENT.search(words) or [None])[0]
+    if metric:
+        out["metrics"] = metric.strip()
+    elif money and impact:
+        out["metrics"] = f"{money} … {impact}"
+    buyer = find("economic_buyer", words)
+    if not buyer:
+        title = find("buyer_titles", words)
+        if title and find("approval_words", words):
+            buyer = f"{title} … {find('approval_words', words)}"
+    if buyer:
+        out["economic_buyer"] = buyer
+    if money and not impact and find("price", words):
+        out["price"] = money
+    elif not buyer and find("price_question", words):  # "owns the budget" names a buyer, not a price
+        out["price"] = find("price_question", words)
+    for label in ("decision_process", "champion", "competition", "critical_event"):
+        cue = find(label, words)
+        if cue:
+            out[label] = cue
+    if not asks:
+        pain = find("pain", _without(reading, words, "pain_negations", ws))
+        if pain:
+            out["pain"] = pain
+    objection = find("objection", _without(reading, words, "objection_negations", ws))
+    if objection:
+        out["objection"] = objection
+        if "price" in out:
+            out.pop("pain", None)  # "the price is a problem" pushes back on the price; it is not their pain
+    return out
+
+
+def read_qualification(reading: Reading) -> None:
+    for rl in reading.lines:
+        if rl.role not in (REP, CUSTOMER):
+            continue
+        _read_line(reading, rl)
+        _answers(reading, rl)  # after: a label the words already gave keeps its own reason
+
+
+def _asked_before(reading: Reading, rl: ReadLine) -> ReadLine | None:
+    """The rep's question this customer line answers, if the line right before is one."""
+    if rl.role != CUSTOMER:
+        return None
+    asked = reading.previous_of_role(rl.index, REP, within=1)
+    return asked if asked is not None and asked.question is not None else None
+
+
+# (label, what the rep asked about, what the answer must hold, reason): an answer says what was asked
+ANSWERS = (
+    ("economic_buyer", "decision_questions", "answer_titles", "asked who decides, the customer names them ('{cue}')"),
+    ("pain", "pain_questions", None, "asked what hurts, the customer says ('{cue}')"),
+    ("metrics", "quantity_questions", "{number}", "asked how much or how often, the customer puts a number on it ('{cue}')"),
+    ("competition", "competition_questions", None, "asked about other vendors or tools, the customer names one ('{cue}')"),
+    ("decision_process", "process_questions", None, "asked how they buy, the customer describes a step ('{cue}')"),
+    ("critical_event", "timeline_questions", "time_words", "asked about timing, the customer names a date or event ('{cue}')"),
+)
+
+
+def _about_the_pain(reading: Reading, asked: ReadLine, cue: str) -> bool:
+    """'Slower in what way?' after 'slower than the spreadsheets': the question is about the pain itself."""
+    if reading.find("follow_up_cues", asked.words, asked.word_set):
+        return True
+    stems = {w[:5] for w in content_words(f" {cue} ")}
+    return any(w[:5] in stems for w in content_words(asked.words))
+
+
+def _answers(reading: Reading, rl: ReadLine) -> None:
+    asked = _asked_before(reading, rl)
+    if asked is None or not rl.sentences:
+        return
+    head = rl.sentences[0].words
+    if len(rl.words.split()) < 3 or reading.find("no_answer", " " + " ".join(head.split()[:1]) + " "):
+        return  # "It is.", "No, not really."
+    said_before = reading.previous_of_role(asked.index, CUSTOMER, within=1)
+    if (asked.question[0] == "open" and said_before is not None and "pain" in said_before.labels
+            and (said_before.index, "pain") not in reading.threaded and "pain" not in rl.labels
+            and _about_the_pain(reading, asked, said_before.labels["pain"])):
+        # "Slower in what way?" - the rep asked more about the pain: the answer goes on with it (one step only).
+        reading.threaded.add((rl.index, "pain"))
+        reading.add("pain", rl, rl.line.text, f"asked more about the problem, the customer goes on "
+                    f"('{quote_of(rl.sentences[0].text, 40)}')", said_before.labels["pain"])
+    for label, topic, holds, reason in ANSWERS:
+        if label in rl.labels or (label == "pain" and asked.question[0] != "open"):
+            continue  # "That must be frustrating, isn't it?" - "It is." names no pain of its own
+        about = reading.find(topic, asked.words, asked.word_set)
+        if not about:
+            continue
+        if holds is None:
+            cue = quote_of(rl.sentences[0].text, 40)
+        elif holds == "{number}":
+            found = NUMBER.search(rl.words)
+            cue = found.group(0).strip() if found else None
+        else:
+            cue = reading.find(holds, rl.words, rl.word_set)
+        if cue:
+            reading.add(label, rl, rl.line.text, reason.format(cue=cue), cue)
+
+
+def _read_line(reading: Reading, rl: ReadLine) -> None:
+    for s in rl.sentences:
+        for label, cue in _sentence_labels(reading, s.words, rl.role, s.asks, s.word_set, rl.cands).items():
+            reason = REASONS[label]
+            if rl.role == REP:
+                reason = "the rep puts an amount on the product ('{cue}')"
+            reading.add(label, rl, s.text, reason.format(cue=cue), cue)

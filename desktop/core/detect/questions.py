@@ -1,0 +1,209 @@
+"""Questions: the rep's open, closed and leading questions, and the customer's questions.
+
+A sentence is a question when it ends with a question mark or, since Whisper
+often drops it, when it is built like one ("how do you...", "could you...",
+"is it..."). Rhetorical tags ("you know?") are not questions. A rep question
+is leading when it supplies the answer ("so you'd like dashboards, right?"),
+open when it asks what / how / why / which / when / who or asks the customer
+to walk through something, closed otherwise (yes/no or either/or).
+"""
+
+from __future__ import annotations
+
+from desktop.core.detect.lines import Reading, ReadLine, quote_of
+from desktop.core.detect.model import CUSTOMER, REP
+from desktop.core.detect.phrases import PhraseBook
+from desktop.core.detect.text import Sentence
+
+WH = frozenset("what what's whats how how's hows why why's when when's where where's wheres which who who's whos whom whose"
+               .split())  # whos, hows: Whisper drops the apostrophe
+AUX = frozenset("""do does did is are was were can could would will should have has had may might shall am
+isn't aren't don't doesn't didn't won't wouldn't can't couldn't haven't hasn't shouldn't wasn't weren't""".split())
+NEGATIVE_AUX = frozenset("isn't aren't don't doesn't didn't won't wouldn't can't couldn't haven't hasn't shouldn't".split())
+SUBJECTS = frozenset("""you your we they it that this there he she i anyone anybody someone somebody the a an any our
+their everyone these those y'all my his her its everything anything something people folks""".split())
+# After "what": these start a statement ("what we need is...", "what a week").
+NOT_AFTER_WHAT = frozenset("we i you they he she it a an i'm we're you're they're really".split())
+NOT_A_SUBJECT = frozenset("""be been do done let no not so too great fine nice good better worse well that's just also still really
+wait complain say happen work help to""".split())
+AFTER_HOW = AUX | frozenset("much many long often soon big far come about quickly fast exactly well else would".split())
+AFTER_WH = AUX | frozenset("""else much many long often kind sort type part if about exactly specifically happens happened
+made makes prompted led brought drives drove matters works worked""".split())
+NOT_QUESTION_STARTS = (" which is why ", " which means ", " which makes ", " what's more ", " what's funny ", " what's worse ",
+                       " what's crazy ", " what's interesting is ", " have a good ", " have a great ", " have a nice ",
+                       " how about that ")
+
+
+def strip_fillers(words: str, book: PhraseBook) -> str:
+    """' so okay how do you ... ' -> ' how do you ... ' (words a question often opens with)."""
+    found = book["opening_fillers"].starts().match(words)
+    rest = words[found.end() - 1:] if found and found.end() > 1 else words
+    return rest if rest.strip() else words
+
+
+def _built_as_question(core: str) -> bool:
+    tokens = core.split()
+    if not tokens or core.startswith(NOT_QUESTION_STARTS):
+        return False
+    first, second = tokens[0], tokens[1] if len(tokens) > 1 else ""
+    if first in ("what", "whats"):
+        return bool(second) and second not in NOT_AFTER_WHAT
+    if first in ("how",):
+        return second in AFTER_HOW
+    if first in WH and (first.endswith("'s") or first in ("whos", "hows", "wheres", "whats")):
+        return True
+    if first in ("who", "whom", "whose", "which"):
+        return bool(second)
+    if first in WH:
+        return second in AFTER_WH
+    if first in NEGATIVE_AUX:
+        return second in SUBJECTS  # "Don't worry", "Can't complain" ask nothing
+    return first in AUX and bool(second) and second not in NOT_A_SUBJECT  # "do managers ever...", not "will do"
+
+
+def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozenset()) -> tuple[str, str] | None:
+    """(style, cue) if the sentence is a question: style is open, closed or leading; else None.
+
+    `names`: the speakers' first names, lower case ("so greg how are you..." opens with a name).
+    """
+    ws = s.word_set
+    if not s.asks and ws.isdisjoint(_could_ask(book)):
+        return None  # no question word anywhere in the line: a statement
+    core = strip_fillers(s.words, book)
+    first = core[1:core.find(" ", 1)]
+    if first in names and len(core) > len(first) + 3:
+        core = strip_fillers(core[len(first) + 1:], book)
+    if book["rhetorical"].find(core, ws) == core.strip():
+        return None  # the whole sentence is a tag or a figure of speech: "you know?", "who knows?"
+    asks = s.asks
+    tail = book["rhetorical_tails"].find(core, ws)
+    if tail and core.endswith(f" {tail} "):
+        core = core[: -len(tail) - 1]
+        asks = False  # "it's hard, you know?" asks nothing unless what is left is built as a question
+    built = _built_as_question(core)
+    if not built:
+        # "Nina, what does the process look like?", "Before I show anything, what prompted...": the question
+        # starts after a name or a lead-in
+        for clause in (_clauses(s.text, book) if "," in s.text else ()):
+            if _built_as_question(clause) and (s.asks or clause.split()[0] not in RELATIVE):
+                core, built = clause, True
+                break
+    if not (asks or built or book["open_starters"].find(core, ws) or book["closed_starters"].find(core, ws)):
+        # "So you'd like dashboards, right" without its question mark is still a question
+        tag = _tag(s, core, book)
+        if not tag:
+            return None
+    style = _style(s, core, built, book)
+    return style
+
+
+_ASKING: dict[int, frozenset[str]] = {}
+
+
+def _could_ask(book: PhraseBook) -> frozenset[str]:
+    """Words without which a sentence lacking a question mark cannot be a question here."""
+    key = id(book)
+    found = _ASKING.get(key)
+    if found is None:
+        words = set(WH) | AUX | {"right", "correct"}  # a tag without its question mark: "..., right"
+        for name in ("open_starters", "closed_starters"):
+            words |= book[name].keys() or set()
+        found = _ASKING[key] = frozenset(words)
+    return found
+
+
+def _clauses(text: str, book: PhraseBook) -> list[str]:
+    """The words after each comma, fillers stripped."""
+    from desktop.core.detect.text import words_of
+
+    parts = text.split(",")[1:]
+    return [strip_fillers(words_of(part), book) for part in parts if part.strip()]
+
+
+def _tag(s: Sentence, core: str, book: PhraseBook) -> str | None:
+    """A tag at the end of a statement ('..., right?', '..., isn't it?') that hands over the answer."""
+    tags = book["leading_tags"]
+    text = s.text.rstrip(" ?.!\"'").lower().replace("\u2019", "'")
+    if "," not in text:
+        # Whisper without commas: "you'd want all carriers in one view right"
+        tokens = core.split()
+        if len(tokens) < 5 or _built_as_question(core):
+            return None
+        for size in (2, 1):
+            last = " " + " ".join(tokens[-size:]) + " "
+            found = tags.find(last)
+            if found and last.strip() == found and found not in ("yeah", "yes", "no", "true", "agreed") \
+                    and tokens[-size - 1] not in _NOT_BEFORE_TAG:
+                return found
+        return None
+    head, _, last = text.rpartition(",")
+    last = " " + " ".join(last.split()) + " "
+    found = tags.find(last)
+    if not found or last.strip() != found:
+        return None
+    if found in ("yeah", "yes", "no", "true", "agreed") and not s.asks:
+        return None
+    head_core = strip_fillers(" " + " ".join(head.replace(",", " ").split()) + " ", book)
+    if len(head_core.split()) < 2 or _built_as_question(head_core):
+        return None
+    return found
+
+
+def _style(s: Sentence, core: str, built: bool, book: PhraseBook) -> tuple[str, str]:
+    lead = book["leading_phrases"].find(core, s.word_set)
+    if lead:
+        return "leading", lead
+    tag = _tag(s, core, book)
+    if tag:
+        return "leading", f"…, {tag}?"
+    tokens = core.split()
+    if tokens and tokens[0] in NEGATIVE_AUX and len(tokens) > 1 and tokens[1] in SUBJECTS:
+        return "leading", f"{tokens[0]} {tokens[1]}…"
+    opener = book["open_starters"].find(core, s.word_set)
+    if opener:
+        return "open", opener
+    if tokens and tokens[0] in WH and not core.startswith(" how about "):
+        return "open", " ".join(tokens[:2])
+    if s.asks and tokens and tokens[0] not in AUX and len(tokens) <= 6:
+        asked = next((t for t in tokens if t in WH), None)
+        if asked:  # "Slower in what way?", "And that's based on what?"
+            return "open", asked
+    return "closed", " ".join(tokens[:2])
+
+
+RELATIVE = frozenset("which who whom whose where when".split())  # ", which is the problem" asks nothing
+_NOT_BEFORE_TAG = frozenset("that's that is it's you're are all exactly quite just alright about".split())
+
+_PRIORITY = {"leading": 0, "open": 1, "closed": 2}
+
+OPEN_REASON = "the rep asks an open question ('{cue}…'): the customer has to answer in their own words"
+CLOSED_REASON = "the rep asks a yes/no or either/or question ('{cue}…'): one word answers it"
+LEADING_REASON = "the rep's question puts the answer in the customer's mouth ('{cue}')"
+CUSTOMER_REASON = "the customer asks a question ('{quote}'): what the customer wants to know"
+
+
+def read_questions(reading: Reading) -> None:
+    names = frozenset(ln.line.speaker.split()[0].lower() for ln in reading.lines if ln.line.speaker
+                      and ln.line.speaker.split())
+    for rl in reading.lines:
+        if rl.role not in (REP, CUSTOMER):
+            continue
+        asked = []
+        for s in rl.sentences:
+            found = read_sentence(s, reading.book, names)
+            if found:
+                asked.append((found[0], s, found[1]))
+        if not asked:
+            continue
+        style, sentence, cue = min(asked, key=lambda a: _PRIORITY[a[0]])
+        rl.question = (style, sentence, cue)
+        if rl.role == REP:
+            reason = {"open": OPEN_REASON, "closed": CLOSED_REASON, "leading": LEADING_REASON}[style]
+            reading.add(f"rep_question_{style}", rl, sentence.text, reason.format(cue=cue.strip("…")), cue)
+        else:
+            reading.add("customer_question", rl, sentence.text,
+                        CUSTOMER_REASON.format(quote=quote_of(sentence.text)), cue)
+
+
+def is_question(rl: ReadLine) -> bool:
+    return rl.question is not None

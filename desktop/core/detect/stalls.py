@@ -1,0 +1,176 @@
+"""Stalls and next steps: the customer's deferral, the rep's reply that accepts it, next steps.
+
+- `deferral`: the customer pushes off ("just send me some information", "let me think about
+  it", "circle back next quarter"). "I'll get back to you" with a day named is a next step.
+- `deferral_accepted`: the rep's first reply after a deferral that neither asks what will be
+  reviewed, who else is involved or when, nor proposes a date to meet.
+- `next_step_confirmed`: a next step with a calendar date or time that the customer states or
+  agrees to (the rep's proposal the customer says yes to, and the customer's yes).
+- `next_step_vague`: a next step with no date ("let's touch base soon").
+"""
+
+from __future__ import annotations
+
+from desktop.core.detect.lines import Reading, ReadLine, quote_of
+from desktop.core.detect.model import CUSTOMER, REP
+from desktop.core.detect.text import specific_date
+
+REPLY_WINDOW_MS = 30_000  # a reply later than this is not an answer to the deferral
+
+
+def _negated(reading: Reading, words: str, cue: str) -> bool:
+    """'We don't want to just think about it': the phrase is there, the deferral is not."""
+    at = words.find(f" {cue} ")
+    before = " " + " ".join(words[:at].split()[-5:]) + " "
+    return reading.find("deferral_negators", before) is not None
+
+
+def _deferral_cue(reading: Reading, rl: ReadLine) -> tuple[str, str] | None:
+    """(the phrases, the sentences that say them) if the customer's line defers."""
+    cues, said = [], []
+    for s in rl.sentences:
+        cue = reading.find("deferral", s.words, s.word_set)
+        if not cue or _negated(reading, s.words, cue):
+            cue = reading.find("deferral_unless_dated", s.words, s.word_set)
+            if cue and (specific_date(s.words) or _negated(reading, s.words, cue)):
+                cue = None
+        if cue:
+            cues.append(cue)
+            said.append(s.text)
+    if not cues:
+        return None
+    return "', '".join(cues), " ".join(said)
+
+
+def _probes(reading: Reading, rl: ReadLine) -> bool:
+    """Does the rep's reply ask what, who or when, or put a date on the table?"""
+    date = specific_date(rl.words)
+    if date and reading.find("meeting_words", rl.words, rl.word_set):
+        return True
+    if rl.question is None:
+        return bool(reading.find("rep_probes", rl.words, rl.word_set)) and "?" in rl.line.text
+    style, sentence, _cue = rl.question
+    return style == "open" or bool(date) or bool(reading.find("rep_probes", rl.words, rl.word_set))
+
+
+def _agrees(reading: Reading, rl: ReadLine) -> bool:
+    head = rl.sentences[0].words if rl.sentences else rl.words
+    if reading.find("disagreement", rl.words, rl.word_set):
+        return False
+    return bool(reading.find("agreement", head) or reading.find("agreement", rl.words, rl.word_set))
+
+
+def _commits(reading: Reading, rl: ReadLine) -> bool:
+    """Said as something to do, not as something that happened ("our board meets Monday")."""
+    return bool(reading.find("commitment", rl.words, rl.word_set))
+
+
+def _replies(reading: Reading, rl: ReadLine) -> list[ReadLine]:
+    """The customer lines right after a rep line, up to two, until the rep speaks again."""
+    out = []
+    for nxt in reading.lines[rl.index + 1: rl.index + 3]:
+        if nxt.role != CUSTOMER:
+            break
+        out.append(nxt)
+    return out
+
+
+def _commits_dated(reading: Reading, rl: ReadLine) -> bool:
+    """'I'll review it with our finance lead on Friday': the customer's own next step, with its date."""
+    return bool((reading.find("next_step_action", rl.words, rl.word_set) or _commits(reading, rl))
+                and specific_date(rl.words) and not reading.find("disagreement", rl.words, rl.word_set))
+
+
+def read_stalls(reading: Reading) -> None:
+    deferred: dict[int, tuple[str, str]] = {}
+    for rl in reading.lines:
+        if rl.role == CUSTOMER:
+            found = _deferral_cue(reading, rl)
+            if found:
+                cue, sentence = found
+                deferred[rl.index] = found
+                reading.add("deferral", rl, sentence,
+                            f"the customer defers ('{cue}'): no decision, no date, no next step they own", cue)
+    accepted: set[int] = set()
+    for index, (cue, _sentence) in deferred.items():
+        reply = reading.next_of_role(index, REP)
+        said = reading.lines[index].line
+        if reply is None or reply.index in accepted or reply.line.start_ms - said.end_ms > REPLY_WINDOW_MS:
+            continue
+        if _probes(reading, reply):
+            continue
+        accepted.add(reply.index)
+        asks = "asks nothing" if reply.question is None else "asks nothing about what will be reviewed, who else is involved or when"
+        reading.add("deferral_accepted", reply, reply.line.text,
+                    f"the customer deferred ('{cue}'); the rep's reply sets no date and {asks}", cue)
+    _next_steps(reading, set(deferred) | accepted, set(deferred))
+
+
+def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
+    confirmed: set[int] = set()
+    for rl in reading.lines:
+        if rl.index in skip or rl.role not in (REP, CUSTOMER):
+            continue
+        action = reading.find("next_step_action", rl.words, rl.word_set)
+        answers = None
+        if rl.role == CUSTOMER and not action:
+            proposed = reading.previous_of_role(rl.index, REP, within=1)
+            # Naming a day answers a proposal that had one, or a question for one ("when would suit?");
+            # "our campaign starts on the second of June" after "would a pilot help?" is an event, not a yes.
+            answers = proposed is not None and bool(
+                reading.find("next_step_action", proposed.words, proposed.word_set)) and bool(
+                specific_date(proposed.words) or reading.find("when_questions", proposed.words, proposed.word_set))
+        if not (action or answers):
+            continue  # checked first: the date pattern is the dearest test
+        date = specific_date(rl.words)
+        if not date or not _commits(reading, rl):
+            continue
+        disagrees = reading.find("disagreement", rl.words, rl.word_set)
+        if rl.role == CUSTOMER:
+            # Stating one ("I'll send the contract by Friday") or naming the day the rep asked for
+            # ("Let's say Friday the twenty first at two") is agreeing to it.
+            if not disagrees:
+                confirmed.add(rl.index)
+                reading.add("next_step_confirmed", rl, rl.line.text,
+                            f"the customer commits to a next step with a date ('{date}')", date)
+            continue
+        if not action:
+            continue
+        if rl.question is not None and not (specific_date(rl.question[1].words) or reading.find(
+                "proposal_questions", rl.question[1].words, rl.word_set)):
+            # "I'll send the DPA today. Is legal the one to review it?": a yes answers the question, not a proposal
+            proposal = False
+        else:
+            proposal = True
+        replies = _replies(reading, rl) if proposal else []
+        before = reading.previous_of_role(rl.index, CUSTOMER, within=1)
+        first = replies[0] if replies else None
+        taken = first is not None and first.index not in skip and (_agrees(reading, first) or _commits_dated(reading, first))
+        asked_for = before is not None and before.question is not None and before.index not in skip
+        if taken:
+            confirmed.add(rl.index)
+            reading.add("next_step_confirmed", rl, rl.line.text,
+                        f"the rep proposes a next step with a date ('{date}') and the customer agrees "
+                        f"('{quote_of(first.line.text, 40)}')", date)
+            if rl.question is not None:  # a proposal: each customer's yes is the agreement (a recap's "great" is not)
+                for reply in replies:
+                    if reply.index not in skip and _agrees(reading, reply):
+                        confirmed.add(reply.index)
+                        reading.add("next_step_confirmed", reply, reply.line.text,
+                                    f"the customer agrees to the next step on '{date}'", date)
+        elif before is not None and before.index in confirmed:
+            confirmed.add(rl.index)
+            reading.add("next_step_confirmed", rl, rl.line.text,
+                        f"the rep confirms the date the customer agreed ('{date}')", date)
+        elif asked_for and not disagrees and not (first is not None and reading.find("disagreement", first.words,
+                                                                                      first.word_set)):
+            confirmed.add(rl.index)
+            reading.add("next_step_confirmed", rl, rl.line.text,
+                        f"the customer asked for it and the rep commits to a date ('{date}')", date)
+    for rl in reading.lines:  # "Let's touch base in a few months" may also accept a deferral
+        if rl.index in deferrals or rl.index in confirmed or rl.role not in (REP, CUSTOMER):
+            continue
+        cue = reading.find("vague_next_step", rl.words, rl.word_set)
+        if cue and not specific_date(rl.words):
+            reading.add("next_step_vague", rl, rl.line.text,
+                        f"a next step with no date or owner ('{cue}'): nobody knows when it happens", cue)

@@ -1,0 +1,104 @@
+"""Plain text helpers the detectors share: words, sentences, numbers, dates.
+
+Every detector reads a line as lower-case words separated by single spaces
+(punctuation gone, apostrophes kept), padded with a space at each end so a
+phrase can be found as whole words with a plain substring test.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": " ", "\u201d": " ", "\u2014": " ",
+                         "\u2013": " ", "-": " ", "_": " "})
+# A word: letters and digits with inner apostrophes (you'd, o'clock); a number with its thousands,
+# decimals and unit ($25,000, 2.5x, 12%, 3rd).
+_TOKEN = re.compile(r"\$?\d+(?:,\d{3})*(?:\.\d+)?[a-z%]*|[a-z0-9]+(?:'[a-z]+)*%?")
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=\S)")
+
+
+def words_of(text: str) -> str:
+    """' so you'd like ... ' form: lower case, whole words, one space between, a space at each end."""
+    tokens = _TOKEN.findall(text.lower().translate(_QUOTES))
+    joined = " ".join(tokens)
+    if "," in joined:
+        joined = joined.replace(",", "")  # only numbers keep a comma this far: 25,000 -> 25000
+    return f" {joined} "
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    text: str  # as written
+    words: str  # words_of(text)
+    asks: bool  # ends with a question mark
+    word_set: frozenset[str]  # to skip phrase lists none of whose words are here
+
+
+def sentences(text: str) -> list[Sentence]:
+    """A line cut into sentences at . ? ! (Whisper often leaves one line as several sentences).
+
+    Every sentence carries the whole line's word set: it only ever tells which phrase lists cannot
+    match, and one set per line is cheaper than one per sentence.
+    """
+    pieces = []
+    for piece in _SENTENCE_END.split(text.strip()):
+        piece = piece.strip()
+        if piece:
+            words = words_of(piece)
+            if len(words) > 2:
+                pieces.append((piece, words))
+    if not pieces:
+        return []
+    word_set = frozenset("".join(w for _p, w in pieces).split())
+    return [Sentence(piece, words, piece.rstrip("\"') ").endswith("?"), word_set) for piece, words in pieces]
+
+
+NUMBER_WORDS = ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+                "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety "
+                "hundred thousand million billion half dozen").split()
+_NUMBER = r"(?:\$?\d[\d,.]*(?:k|m|%)?|" + "|".join(NUMBER_WORDS) + r")"
+NUMBER = re.compile(rf" {_NUMBER}(?: (?:and |a )?{_NUMBER})* ")
+
+WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
+MONTHS = ("january february march april may june july august september october november december").split()
+_ORDINAL = (r"(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
+            r"eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|"
+            r"thirtieth|twenty \w+|thirty first)")
+_CLOCK_NUMBER = r"(?:\d{1,2}(?::?\d\d)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|noon)"
+# A date or time someone can put in a calendar; "next quarter" or "soon" are not one.
+SPECIFIC_DATE = re.compile(
+    r" (?<!every )(?:(?:next |this |on |by )?(?:" + "|".join(WEEKDAYS) + r")(?= )"
+    r"|tomorrow|today|tonight|this (?:afternoon|morning|evening)"
+    r"|end of (?:the )?(?:day|week|month)|eod|eow|(?:this|next) week"
+    r"|(?:" + "|".join(m for m in MONTHS if m != "may") + r"|may) (?:the )?" + _ORDINAL +
+    r"|(?:the )?" + _ORDINAL + r" of (?:" + "|".join(MONTHS) + r")"
+    r"|(?:on|for|by) the " + _ORDINAL +
+    r"|\d{1,2} ?(?:am|pm)|" + _CLOCK_NUMBER + r" (?:am|pm|a m|p m|o'clock|thirty|fifteen|forty five)"
+    r"|at " + _CLOCK_NUMBER + r"(?= |$)"
+    r"|\d{1,2}/\d{1,2}|in (?:two|three|four|five|\d) (?:days|weeks)) ")
+
+
+def specific_date(words: str) -> str | None:
+    """The first calendar date or time in a line's words, or None."""
+    found = SPECIFIC_DATE.search(words)
+    return found.group(0).strip() if found else None
+
+
+def content_words(words: str) -> set[str]:
+    """The words that carry a line's topic (for 'does the reply pick this up?')."""
+    return {w.rstrip("s") for w in words.split() if len(w) > 2 and w not in STOPWORDS}
+
+
+STOPWORDS = frozenset("""
+about above after again against also although always another anything anyone around because been before
+being below between both could doesn't don't didn't does doing down during each either else even ever every
+from further getting going gonna good great have haven't having here hers herself himself into isn't it's
+just know like maybe more most much must myself need never only other ours ourselves over really right same
+should some something sort still such sure than that that's their theirs them themselves then there these
+they they're thing things think this those though through thing today very want wanted wasn't well we're
+were weren't what what's when where which while whom whose will with within without won't would wouldn't
+yeah your yours yourself okay kind lot lots mean says said tell told make made take took give gave year
+the and you for are but not was can has had our its his her who why how all any one two get got yes yep now way bit
+did does new see say let per too off out use via ago own yet try way sir mrs him she they them see
+""".split())

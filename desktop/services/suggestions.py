@@ -1,0 +1,282 @@
+"""Suggestions: the moment finder run over a call's transcript, cached, and the coach's verdicts.
+
+The pass reads the call's current transcript and its speakers' roles, and keeps its findings
+and figures under a fingerprint of what it read (lines, roles, phrase lists, rules): asking
+again with nothing changed reads the cache and runs nothing. Transcripts call
+`after_transcript_change` when they are made, imported, edited, restored or their roles change.
+
+A suggestion is never a moment until the coach accepts it (`accept`, desktop.services.verdicts);
+dismissing records the verdict. Both return what changed and how to undo it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from db.store import Store
+from desktop.core.detect import (
+    CUSTOMER,
+    LABELS,
+    REP,
+    RULES_VERSION,
+    UNKNOWN,
+    Figures,
+    Finding,
+    Line,
+    PhraseBook,
+    conversation_figures,
+    detect,
+    load_phrase_book,
+)
+from desktop.errors import CallmarkError, NotFound
+from desktop.services.rows import current_transcript
+
+log = logging.getLogger(__name__)
+
+COACH_PHRASES = "detect"  # <data folder>/detect/*.json: the coach's own phrases, added to the shipped lists
+
+
+# --- who is who ---------------------------------------------------------------------------------------
+
+
+def call_roles(store: Store, call_id: int) -> dict[str | None, str]:
+    """Each speaker's name in the transcript -> rep, customer or unknown.
+
+    In order: the role stored on the speaker (`callmark transcript set-rep`, or the channel a
+    stereo dialer recording gave it), the stereo channel (left = rep), then the call's rep by
+    name (a Zoom or Teams VTT keeps the names). Once the rep is known, every other voice is the
+    customer's side. Nothing known: every voice is unknown, and nothing is guessed.
+    """
+    con = store.reader()
+    if con.execute('SELECT 1 FROM "call" WHERE id = ?', (int(call_id),)).fetchone() is None:
+        raise NotFound(f"call {call_id}: no such call in this library")
+    speakers = con.execute("SELECT label, name, role, channel FROM speaker WHERE call_id = ? ORDER BY id",
+                           (int(call_id),)).fetchall()
+    rep_row = con.execute('SELECT p.name FROM "call" c JOIN person p ON p.id = c.rep_id WHERE c.id = ?',
+                          (int(call_id),)).fetchone()
+    rep_name = (rep_row[0] or "").strip().casefold() if rep_row else ""
+    roles: dict[str, str | None] = {}
+    other: set[str] = set()  # a coach, a manager: not the customer's side
+    for _label, name, role, channel in speakers:
+        if role in (REP, CUSTOMER):
+            roles[name] = role
+        elif role is not None:
+            roles[name] = None
+            other.add(name)
+        elif channel is not None:
+            roles[name] = REP if channel == 0 else CUSTOMER
+        else:
+            roles[name] = None
+    if REP not in roles.values() and rep_name:
+        named = [n for n in roles if roles[n] is None and n not in other and n.strip().casefold() == rep_name]
+        if not named:  # "Riley" in the VTT for the call's rep "Riley Rep"
+            first = rep_name.split()[0]
+            named = [n for n in roles if roles[n] is None and n not in other and n.strip()
+                     and n.split()[0].casefold() == first]
+        if len(named) == 1:
+            roles[named[0]] = REP
+    if REP in roles.values():
+        for name in roles:
+            if roles[name] is None and name not in other:
+                roles[name] = CUSTOMER
+    return {name: role or UNKNOWN for name, role in roles.items()}
+
+
+# --- the phrase lists -------------------------------------------------------------------------------------
+
+_BOOKS: dict[tuple, PhraseBook] = {}
+
+
+def phrase_book(store: Store) -> PhraseBook:
+    """The shipped lists plus the coach's own (<data folder>/detect/*.json), re-read when a file changes."""
+    folder = Path(store.path).parent / COACH_PHRASES
+    files = tuple(sorted((str(p), p.stat().st_mtime_ns) for p in folder.glob("*.json"))) if folder.is_dir() else ()
+    book = _BOOKS.get(files)
+    if book is None:
+        book = load_phrase_book([folder])
+        _BOOKS.clear()
+        _BOOKS[files] = book
+    return book
+
+
+# --- the pass -----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class CallSuggestions:
+    """What the pass found on a call's current transcript."""
+
+    call_id: int
+    transcript_id: int | None
+    fingerprint: str
+    findings: list[Finding]
+    figures: Figures
+    ran: bool  # False: the transcript had not changed and the cache answered
+
+
+def _lines(store: Store, call_id: int) -> tuple[int | None, list[Line]]:
+    current = current_transcript(store, call_id)
+    if current is None:
+        return None, []
+    return current.id, [Line(s.start_ms, s.end_ms, s.speaker, s.text) for s in current.segments]
+
+
+def fingerprint(lines: list[Line], roles: dict, book: PhraseBook) -> str:
+    digest = hashlib.sha256(f"rules {RULES_VERSION}\x1ephrases {book.fingerprint()}\x1e".encode())
+    for name in sorted(roles, key=str):
+        digest.update(f"{name}\x1f{roles[name]}\x1e".encode())
+    for ln in lines:
+        digest.update(f"{ln.start_ms}\x1f{ln.end_ms}\x1f{ln.speaker}\x1f{ln.text}\x1e".encode())
+    return digest.hexdigest()
+
+
+def _cached(store: Store, call_id: int) -> tuple | None:
+    import json
+
+    row = store.reader().execute("SELECT fingerprint, transcript_id, findings, figures FROM suggestion_cache "
+                                 "WHERE call_id = ?", (int(call_id),)).fetchone()
+    if row is None:
+        return None
+    return row[0], row[1], json.loads(row[2]), json.loads(row[3])
+
+
+def refresh(store: Store, call_id: int) -> CallSuggestions:
+    """Run the pass on the call's current transcript unless the cache already holds its findings."""
+    transcript_id, lines = _lines(store, call_id)
+    roles = call_roles(store, call_id)
+    book = phrase_book(store)
+    print_ = fingerprint(lines, roles, book)
+    cached = _cached(store, call_id)
+    if cached is not None and cached[0] == print_:
+        _, tid, found, figs = cached
+        return CallSuggestions(call_id, tid, print_, [Finding(**f) for f in found],
+                               Figures(figs["values"], figs.get("reasons", {})), ran=False)
+    findings = detect(lines, roles, book)
+    figures = conversation_figures(lines, roles, findings)
+    _save_cache(store, call_id, transcript_id, print_, findings, figures)
+    return CallSuggestions(call_id, transcript_id, print_, findings, figures, ran=True)
+
+
+def _save_cache(store: Store, call_id: int, transcript_id: int | None, print_: str, findings: list[Finding],
+                figures: Figures) -> None:
+    import json
+
+    from sqlalchemy import text
+
+    from db.base import utcnow
+
+    # One statement with the JSON written here: the ORM's JSON type copies every finding to track changes.
+    with store.write() as session:
+        session.execute(text(
+            "INSERT INTO suggestion_cache (call_id, transcript_id, fingerprint, findings, figures, computed_at) "
+            "VALUES (:call, :transcript, :print, :findings, :figures, :at) ON CONFLICT (call_id) DO UPDATE SET "
+            "transcript_id = excluded.transcript_id, fingerprint = excluded.fingerprint, "
+            "findings = excluded.findings, figures = excluded.figures, computed_at = excluded.computed_at"),
+            {"call": call_id, "transcript": transcript_id, "print": print_,
+             "findings": json.dumps([f.to_json() for f in findings], ensure_ascii=False),
+             "figures": json.dumps({"values": figures.values, "reasons": figures.reasons}, ensure_ascii=False),
+             "at": utcnow()})
+
+
+def after_transcript_change(store: Store, call_id: int) -> CallSuggestions | None:
+    """The one hook the transcript services call. The transcript is already saved: a pass that
+    fails (a coach's phrase file with a typo) is logged and leaves the old suggestions."""
+    try:
+        return refresh(store, call_id)
+    except CallmarkError as exc:
+        log.warning("call %s: suggestions not refreshed: %s", call_id, exc)
+    except Exception as exc:  # noqa: BLE001 - never lose the save the coach just made over this
+        log.warning("call %s: suggestions not refreshed (%s)", call_id, type(exc).__name__)
+    return None
+
+
+@dataclass(frozen=True)
+class LibraryProgress:
+    done: int
+    total: int
+    call_id: int
+    ran: bool  # False: unchanged, skipped
+    found: int
+
+
+def refresh_library(store: Store) -> Iterator[LibraryProgress]:
+    """The pass over every call with a transcript, one call at a time, yielding progress."""
+    ids = [r[0] for r in store.reader().execute(
+        'SELECT DISTINCT call_id FROM "transcript" WHERE is_current = 1 ORDER BY call_id')]
+    for done, call_id in enumerate(ids, start=1):
+        result = refresh(store, call_id)
+        yield LibraryProgress(done, len(ids), call_id, result.ran, len(result.findings))
+
+
+# --- reading suggestions with their verdicts -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    finding: Finding
+    verdict: str | None  # accepted, dismissed, or None: still open
+    moment_id: int | None
+
+    def to_json(self) -> dict:
+        return self.finding.to_json()
+
+
+def check_labels(labels: Iterable[str] | None) -> list[str] | None:
+    if labels is None:
+        return None
+    wanted = list(labels)
+    unknown = [lab for lab in wanted if lab not in LABELS]
+    if unknown:
+        raise CallmarkError(f"--label {unknown[0]!r}: not a label; choose from {', '.join(LABELS)}")
+    return wanted
+
+
+def suggestions(store: Store, call_id: int, labels: Iterable[str] | None = None) -> list[Suggestion]:
+    """The call's findings in time order, each with the coach's verdict if there is one."""
+    wanted = check_labels(labels)
+    result = refresh(store, call_id)
+    verdicts = {fid: (verdict, moment) for fid, verdict, moment in store.reader().execute(
+        "SELECT finding_id, verdict, moment_id FROM suggestion_verdict WHERE call_id = ?", (int(call_id),))}
+    out = []
+    for f in result.findings:
+        if wanted is not None and f.label not in wanted:
+            continue
+        verdict, moment = verdicts.get(f.id, (None, None))
+        out.append(Suggestion(f, verdict, moment))
+    return out
+
+
+def why_none(store: Store, call_id: int) -> str | None:
+    """Why a call has no suggestions, when it is not simply a call without any: no transcript, or no roles."""
+    from desktop.services.rows import current_transcript_id
+
+    if current_transcript_id(store, call_id) is None:
+        return "has no transcript yet; run `callmark transcribe` or import one first"
+    roles = call_roles(store, call_id)
+    if not any(role in (REP, CUSTOMER) for role in roles.values()):
+        return ("no speaker has a role, so nothing can be read as the rep's or the customer's; "
+                "say who the rep is with `callmark transcript set-rep CALL SPEAKER`")
+    return None
+
+
+def call_figures(store: Store, call_id: int) -> Figures:
+    return refresh(store, call_id).figures
+
+
+# The verdicts live in their own module; these are the names the command and the GUI use.
+from desktop.services.verdicts import (  # noqa: E402 - after the pass they build on
+    LabelTally,
+    VerdictChange,
+    accept,
+    dismiss,
+    label_precision,
+    undo,
+)
+
+__all__ = ["CallSuggestions", "LabelTally", "LibraryProgress", "Suggestion", "VerdictChange", "accept",
+           "after_transcript_change", "call_figures", "call_roles", "dismiss", "label_precision", "phrase_book",
+           "refresh", "refresh_library", "suggestions", "undo", "why_none"]

@@ -1,0 +1,40 @@
+"""Missed follow-up: the rep moves on after a budget owner, a pain or an objection."""
+
+from __future__ import annotations
+
+from tests.core.detect.talk import found, labels_at
+
+BUYER = "C: Anything over twenty five thousand has to be approved by our finance director, Dana Brooks."
+
+
+def test_moving_on_after_the_budget_owner_is_missed():
+    at = labels_at(BUYER, "R: Understood. We have flexible packages. Do you use any other reporting tools today?")
+    assert "economic_buyer" in at[0] and "missed_follow_up" in at[1]
+    (missed,) = [f for f in found(BUYER, "R: Understood. Do you use any other reporting tools?")
+                 if f.label == "missed_follow_up"]
+    assert missed.kind == "missed_intervention" and missed.speaker == "Riley Rep"
+    assert "named who signs off" in missed.reason
+
+
+def test_asking_about_the_budget_owner_is_a_follow_up():
+    for reply in ("R: What would Dana need to see to approve it?",
+                  "R: Tell me more about how that approval works.",
+                  "R: Would it make sense to include her in the demo?"):
+        assert "missed_follow_up" not in labels_at(BUYER, reply).get(1, set()), reply
+
+
+def test_a_pain_picked_up_by_the_next_question_is_followed_up():
+    at = labels_at("C: The numbers are already a week old when the managers see them. It's painful.",
+                   "R: What happens when the numbers are a week old?")
+    assert "missed_follow_up" not in at.get(1, set())
+
+
+def test_an_objection_answered_with_a_pitch_is_missed():
+    at = labels_at("C: Honestly, that's more than I expected.",
+                   "R: Our platform gives you live dashboards and alerts out of the box.")
+    assert "missed_follow_up" in at[1]
+
+
+def test_no_trigger_no_follow_up():
+    assert not [f for f in found("C: We have two analysts.", "R: Great. Do you use any other tools?")
+                if f.label == "missed_follow_up"]

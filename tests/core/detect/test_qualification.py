@@ -1,0 +1,70 @@
+"""Qualification labels on what the customer says, and the phrases that look like them but are not."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.core.detect.talk import found, labels_at, labels_on
+
+
+@pytest.mark.parametrize("text, label", [
+    ("Last quarter one carrier was late on almost twelve percent of our deliveries.", "metrics"),
+    ("We lose about 10 hours a week to this.", "metrics"),
+    ("Anything over twenty five thousand has to be approved by our finance director, Dana Brooks.", "economic_buyer"),
+    ("Our CFO has the final say on anything like this.", "economic_buyer"),
+    ("Legal and procurement will both need to review the contract.", "decision_process"),
+    ("We'd need a security review before anything gets signed.", "decision_process"),
+    ("Every Monday the analysts pull data into spreadsheets by hand. It's a nightmare.", "pain"),
+    ("I'll push for this internally and get you in front of our VP.", "champion"),
+    ("We're also looking at Tableau and a couple of other vendors.", "competition"),
+    ("Honestly, IT wants to build it in house.", "competition"),
+    ("We need it live before peak season starts in October.", "critical_event"),
+    ("Our contract with the current provider expires in March.", "critical_event"),
+    ("Our budget is around 30k a year.", "price"),
+    ("How much does something like that cost?", "price"),
+    ("That's more than I expected.", "objection"),
+    ("I'm worried my team won't use another tool.", "objection"),
+])
+def test_customer_lines(text, label):
+    assert label in labels_on(0, f"C: {text}")
+
+
+@pytest.mark.parametrize("text, label", [
+    ("No problem at all, happy to help.", "pain"),
+    ("No worries, take your time.", "objection"),
+    ("We haven't had any issues with the carriers this year.", "pain"),
+])
+def test_negated_phrases_are_not_labels(text, label):
+    assert label not in labels_on(0, f"C: {text}")
+
+
+def test_the_reps_price_counts_the_reps_pain_does_not():
+    assert "price" in labels_on(0, "R: Most teams your size land between twenty and forty thousand dollars a year.")
+    assert "pain" not in labels_on(0, "R: That sounds painful.")
+
+
+def test_money_lost_is_a_metric_not_a_price():
+    got = labels_on(0, "C: Those late deliveries cost us $50,000 in lost revenue last year.")
+    assert "metrics" in got and "price" not in got
+
+
+def test_a_customers_qualification_becomes_an_answer_moment():
+    (buyer,) = [f for f in found("C: Dana Brooks signs off on all new software.") if f.label == "economic_buyer"]
+    assert buyer.kind == "answer" and "sign" in buyer.reason
+
+
+def test_an_answer_is_read_by_its_question():
+    at = labels_at("R: Who would make that decision for support?", "C: Their director, Lina. I think she'd love it.")
+    assert "economic_buyer" in at[1]
+    at = labels_at("R: Do you already have quotes from other vendors?", "C: One so far, from a company in Germany.")
+    assert "competition" in at[1]
+    at = labels_at("R: And what's your timeline for fixing this?", "C: We're moving offices in August, so before that.")
+    assert "critical_event" in at[1]
+    at = labels_at("R: Do you already have quotes from other vendors?", "C: No, not yet.")
+    assert "competition" not in at.get(1, set())
+
+
+def test_an_answer_goes_on_with_the_pain_only_when_asked_about_it():
+    pain = "C: Sales won't use it because it's slower than their old spreadsheets."
+    assert "pain" in labels_at(pain, "R: Slower in what way?", "C: Logging a call takes five clicks and two screens.")[2]
+    assert "pain" not in labels_at(pain, "R: Who else uses the spreadsheets?", "C: The regional managers, six of them.").get(2, set())

@@ -1,0 +1,96 @@
+"""Questions: open, closed, leading, the customer's; with or without a question mark; tags are not questions."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.core.detect.talk import found, labels_on
+
+QUESTION_LABELS = {"rep_question_open", "rep_question_closed", "rep_question_leading", "customer_question"}
+
+
+@pytest.mark.parametrize("text", [
+    "Could you walk me through how you report on delivery performance today?",
+    "What happens when the numbers are a week old?",
+    "How many analysts pull the data",          # Whisper dropped the question mark
+    "Why did you move off the old tool?",
+    "Which regions see the most late deliveries",
+    "When does the new warehouse open?",
+    "Tell me about the last time a carrier was late.",
+    "So, how do you decide which carrier gets a route?",
+])
+def test_open_questions(text):
+    assert labels_on(0, f"R: {text}") & QUESTION_LABELS == {"rep_question_open"}
+
+
+@pytest.mark.parametrize("text", [
+    "Would you like to see a demo next week?",
+    "Do you use any other reporting tools today?",
+    "Is it mostly the analysts who use it",     # no question mark
+    "Is that a weekly report or a monthly one?",  # either/or
+    "Are you the one who runs the Monday report?",
+])
+def test_closed_questions(text):
+    assert labels_on(0, f"R: {text}") & QUESTION_LABELS == {"rep_question_closed"}
+
+
+@pytest.mark.parametrize("text", [
+    "That sounds painful. So you'd like real time dashboards, right?",
+    "So you'd like real time dashboards, right",  # no question mark
+    "Wouldn't it be great to have all of that automated?",
+    "You'd agree that spreadsheets don't scale?",
+    "Don't you think your managers deserve live numbers?",
+    "That's a big risk for you, isn't it?",
+])
+def test_leading_questions(text):
+    assert labels_on(0, f"R: {text}") & QUESTION_LABELS == {"rep_question_leading"}
+
+
+@pytest.mark.parametrize("text", [
+    "Could you send me the agenda?",
+    "How much does something like that cost?",
+    "Does it connect to our routing system",
+])
+def test_customer_questions(text):
+    assert labels_on(0, f"C: {text}") & QUESTION_LABELS == {"customer_question"}
+
+
+@pytest.mark.parametrize("turn", [
+    "C: It's been a crazy quarter, you know?",
+    "C: We tried that once. Who knows?",
+    "R: When we launched this in Europe, adoption doubled.",
+    "R: What we hear from most teams is that Monday is the worst day.",
+    "R: That's right. We can do that.",
+    "C: Really?",
+    "R: Have a great weekend.",
+])
+def test_statements_and_rhetorical_tags_are_not_questions(turn):
+    assert labels_on(0, turn) & QUESTION_LABELS == set()
+
+
+def test_a_question_finding_says_why_and_becomes_a_question_moment():
+    (finding,) = [f for f in found("R: Would you like to see a demo next week?") if f.label.startswith("rep_q")]
+    assert finding.kind == "question" and finding.role == "rep" and finding.speaker == "Riley Rep"
+    assert finding.quote == "Would you like to see a demo next week?"
+    assert "yes/no" in finding.reason and "would you" in finding.reason
+
+
+def test_unknown_roles_give_no_rep_or_customer_questions():
+    assert found("R: How do you report today?", roles={}) == []
+
+
+@pytest.mark.parametrize("text, label", [
+    ("so casey how are you guys tracking deliveries right now", "rep_question_open"),  # her name, no punctuation
+    ("Nina, what does the buying process usually look like on your side?", "rep_question_open"),
+    ("do managers ever end up short staffed", "rep_question_closed"),
+    ("wow ok so a shared schedule would help a lot wouldn't it", "rep_question_leading"),
+    ("got it you'd want all carriers in one view right", "rep_question_leading"),
+    ("Slower in what way?", "rep_question_open"),
+    ("whos the person who signs off on a tool like this", "rep_question_open"),
+])
+def test_questions_as_whisper_and_people_say_them(text, label):
+    assert label in labels_on(1, "C: Hello.", f"R: {text}")  # Casey speaks too: her name is known
+
+
+def test_a_relative_clause_is_not_a_question():
+    assert labels_on(0, "C: We can't see store level, which is the problem.") & QUESTION_LABELS == set()

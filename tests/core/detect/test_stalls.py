@@ -1,0 +1,97 @@
+"""Stalls and next steps: deferrals, the rep accepting them, confirmed and vague next steps, and their distractors."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.core.detect.talk import found, labels_at, labels_on
+
+STALL_LABELS = {"deferral", "deferral_accepted", "next_step_confirmed", "next_step_vague"}
+
+
+@pytest.mark.parametrize("text", [
+    "Honestly, we are swamped right now. Just send me some information and I'll take a look.",
+    "Let me think about it.",
+    "Let's circle back next quarter.",
+    "It's not a priority right now.",
+    "I'll get back to you.",
+    "Can you email me some info? I'll run it by my team.",
+])
+def test_deferrals(text):
+    assert "deferral" in labels_on(0, f"C: {text}")
+
+
+@pytest.mark.parametrize("turn, expected", [
+    ("C: I'll send the contract by Friday.", {"next_step_confirmed"}),
+    ("C: Could you send me the agenda?", set()),
+    ("C: This is a top priority for us this year.", set()),
+    ("C: I don't want to just think about it. This matters to us.", set()),
+    ("C: I'll get back to you with the numbers by Thursday.", {"next_step_confirmed"}),
+])
+def test_distractors_are_not_deferrals(turn, expected):
+    assert labels_on(0, turn) & STALL_LABELS == expected
+
+
+def test_a_reply_that_accepts_the_deferral():
+    at = labels_at("C: Just send me some information and I'll take a look.", "R: Sure, I'll send that over today.",
+                   "C: Great. Thanks.")
+    assert "deferral" in at[0] and "deferral_accepted" in at[1]
+    assert "next_step_confirmed" not in at.get(1, set()), "sending information is not a next step the customer agreed"
+    (accepted,) = [f for f in found("C: Just send me some information.", "R: Sure, will do.")
+                   if f.label == "deferral_accepted"]
+    assert accepted.kind == "missed_intervention"
+    assert accepted.reason == ("the customer deferred ('send me some information'); "
+                               "the rep's reply sets no date and asks nothing")
+
+
+@pytest.mark.parametrize("reply", [
+    "R: Happy to. What will you review, and who else needs to be involved?",
+    "R: Of course. When would be a good time to go through it together?",
+    "R: Sure. Can we put twenty minutes on the calendar for Thursday at 2 to walk through it?",
+    "R: Totally understand. What specifically would you want to think through?",
+])
+def test_a_reply_that_probes_does_not_accept_the_deferral(reply):
+    assert "deferral_accepted" not in labels_on(1, "C: Let me think about it.", reply)
+
+
+def test_a_next_step_with_a_date_the_customer_agrees_to():
+    at = labels_at("R: How about Tuesday at 10 for the demo with your team?", "C: Tuesday at 10 works for me.")
+    assert "next_step_confirmed" in at[0] and "next_step_confirmed" in at[1]
+    assert {f.kind for f in found("R: How about Tuesday at 10 for the demo?", "C: Tuesday at 10 works for me.")
+            if f.label == "next_step_confirmed"} == {"next_step"}
+
+
+def test_a_proposed_date_the_customer_does_not_take_is_no_next_step():
+    at = labels_at("R: Would you like to see a demo next week?", "C: Maybe. Honestly, we are swamped right now.")
+    assert "next_step_confirmed" not in at.get(0, set()) | at.get(1, set())
+
+
+def test_every_monday_is_a_habit_not_a_date():
+    assert "next_step_confirmed" not in labels_on(0, "C: Sure. Every Monday, two analysts pull the data.")
+
+
+@pytest.mark.parametrize("turn", ["R: Let's touch base soon.", "R: I'll follow up with you.",
+                                  "C: Let's stay in touch."])
+def test_vague_next_steps(turn):
+    assert labels_on(0, turn) & STALL_LABELS == {"next_step_vague"}
+
+
+def test_a_goodbye_is_not_a_next_step():
+    assert labels_on(0, "R: Thanks, Casey. Talk soon.") & STALL_LABELS == set()
+
+
+def test_a_proposal_two_customers_agree_to():
+    at = labels_at("R: Shall we book the technical review for next Tuesday at eleven? Does that work for both of you?",
+                   "C: Tuesday at eleven works for me.", "C: Same here.")
+    assert all("next_step_confirmed" in at[i] for i in (0, 1, 2))
+
+
+def test_a_yes_to_another_question_is_no_next_step():
+    at = labels_at("R: Of course, I'll send our standard DPA today. Is your legal team the one to review it?",
+                   "C: Yes, legal reviews it, then our CISO signs off.")
+    assert "next_step_confirmed" not in at.get(0, set()) | at.get(1, set())
+
+
+def test_the_rep_commits_to_what_the_customer_asked_for():
+    at = labels_at("C: It might. Can you send me a revised quote?", "R: Yes, I'll send it tomorrow morning.")
+    assert "next_step_confirmed" in at[1]

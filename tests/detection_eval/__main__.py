@@ -1,0 +1,33 @@
+"""`python -m tests.detection_eval DIR [--json] [--errors]`: precision and recall of the moment finder per label."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from tests.detection_eval.run import LabelledSetError, evaluate, report, to_json
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.detection_eval",
+                                     description="Measure the moment finder on a folder of labelled calls.")
+    parser.add_argument("folder", type=Path, help="NAME.vtt + NAME.truth.json pairs")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--errors", action="store_true", help="also list each miss and false alarm")
+    args = parser.parse_args(argv)
+    try:
+        results = evaluate(args.folder)
+    except (LabelledSetError, OSError, ValueError, KeyError) as exc:
+        print(f"detection_eval: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(to_json(results), indent=2))
+    else:
+        print(report(results, errors=args.errors))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,67 @@
+"""The labelled-set evaluation: its scoring on a hand-checked call, and the development set through the command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import REPO
+from tests.detection_eval.run import evaluate, summary
+
+DEV = Path(__file__).parent / "dev"
+
+VTT = """WEBVTT
+
+1
+00:00:01.000 --> 00:00:04.000
+Riley Rep: Would you like to see a demo next week?
+
+2
+00:00:04.500 --> 00:00:09.000
+Dana Customer: Maybe. Just send me some information.
+
+3
+00:00:09.500 --> 00:00:11.000
+Riley Rep: Sure, will do.
+
+4
+00:00:11.500 --> 00:00:14.000
+Dana Customer: We tried a free tool last year.
+"""
+
+
+def test_scoring_counts_overlaps_per_label(tmp_path):
+    (tmp_path / "one.vtt").write_text(VTT, encoding="utf-8")
+    truth = {"rep": "Riley Rep", "labels": {"1": ["rep_question_open"], "2": ["deferral"],
+                                             "3": ["deferral_accepted"], "4": ["pain"]}}
+    (tmp_path / "one.truth.json").write_text(json.dumps(truth), encoding="utf-8")
+    s = summary(evaluate(tmp_path))
+    labels = s["labels"]
+    # Line 1 is a closed question, labelled open here: a false alarm for closed, a miss for open.
+    assert (labels["rep_question_closed"].findings, labels["rep_question_closed"].correct) == (1, 0)
+    assert (labels["rep_question_open"].truth, labels["rep_question_open"].found) == (1, 0)
+    assert labels["deferral"].precision == 1.0 and labels["deferral_accepted"].recall == 1.0
+    assert labels["pain"].recall == 0.0 and labels["competition"].findings == 1
+    group_a = s["groups"]["A"]
+    assert (group_a.truth, group_a.found, group_a.findings, group_a.correct) == (3, 2, 3, 2)
+
+
+def test_the_command_on_the_development_set():
+    assert len(list(DEV.glob("*.vtt"))) >= 8
+    out = subprocess.run([sys.executable, "-m", "tests.detection_eval", str(DEV), "--json"], cwd=REPO,
+                         capture_output=True, text=True, timeout=300, check=True)
+    figures = json.loads(out.stdout)
+    assert figures["calls"] == len(list(DEV.glob("*.vtt")))
+    a, b = figures["groups"]["A"], figures["groups"]["B"]
+    # The set the rules were tuned on: falling below the issue's goals here is a regression.
+    assert a["precision"] >= 0.85 and a["recall"] >= 0.85
+    assert b["precision"] >= 0.75 and b["recall"] >= 0.70
+
+
+def test_a_folder_without_truth_is_refused_by_name(tmp_path):
+    (tmp_path / "lonely.vtt").write_text(VTT, encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "tests.detection_eval", str(tmp_path)], cwd=REPO,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 1 and "lonely.truth.json: missing" in out.stderr
