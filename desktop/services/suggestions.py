@@ -33,6 +33,7 @@ from desktop.core.detect import (
     load_phrase_book,
 )
 from desktop.errors import CallmarkError, NotFound
+from desktop.services.changes import MOMENTS, SUGGESTIONS, Change, change
 from desktop.services.rows import current_transcript
 
 log = logging.getLogger(__name__)
@@ -279,4 +280,23 @@ from desktop.services.verdicts import (  # noqa: E402 - after the pass they buil
 
 __all__ = ["CallSuggestions", "LabelTally", "LibraryProgress", "Suggestion", "VerdictChange", "accept",
            "after_transcript_change", "call_figures", "call_roles", "dismiss", "label_precision", "phrase_book",
-           "refresh", "refresh_library", "suggestions", "undo", "why_none"]
+           "refresh", "refresh_library", "suggestions", "undo", "why_none", "decide"]
+
+
+# --- operations: accept and dismiss as coach edits, with undo (desktop.services.changes) -----------------
+
+
+def decide(store: Store, call_id: int, ids: list[str], verdict: str) -> Change:
+    """Accept (a moment each) or dismiss suggestions; undo takes the verdicts and their moments back."""
+    made = accept(store, call_id, list(ids)) if verdict == "accepted" else dismiss(store, call_id, list(ids))
+    n = len(made.decided)
+    what = made.decided[0].label.replace("_", " ") if n == 1 else f"{n} suggestions"
+    label = f"{'Accept' if verdict == 'accepted' else 'Dismiss'} {what}"
+    moment_ids = [m.id for m in made.moments]
+
+    def take_back(s: Store) -> Change:
+        made.undo(s)
+        return change(f"Undo: {label.lower()}", SUGGESTIONS, MOMENTS, call_id=call_id, ids=moment_ids,
+                      undo=lambda again: decide(again, call_id, ids, verdict))
+
+    return change(label, SUGGESTIONS, MOMENTS, call_id=call_id, ids=moment_ids, row=made, undo=take_back)

@@ -37,6 +37,7 @@ TRANSCRIPTION = "desktop.ui.transcription:install_transcription"
 EXCHANGE = "desktop.ui.exchange.menu:ExchangeCommands"
 CRM = "desktop.ui.crm:commands"
 ITEM_EDITOR = "desktop.ui.item_editor:commands"
+SUGGESTIONS = "desktop.ui.controllers.suggestions:suggestions_controller"
 ABOUT_DIALOG = "desktop.ui.dialogs.about:AboutCommand"
 
 
@@ -63,6 +64,14 @@ class ActionId(Enum):
     LOOP_MOMENT = ("Loop moment", ("Ctrl+L",), "Replay the selected moment over and over (again to stop)", True)
     PREVIOUS_MOMENT = ("Previous moment", ("Alt+Left",), "Jump to the moment before the playhead", True)
     NEXT_MOMENT = ("Next moment", ("Alt+Right",), "Jump to the moment after the playhead", True)
+    NEXT_SUGGESTION = ("Next suggestion", ("Alt+Down",), "Go to the next suggestion to review and play from just before it",
+                       True, SUGGESTIONS)
+    PREVIOUS_SUGGESTION = ("Previous suggestion", ("Alt+Up",), "Go to the suggestion before and play from just before it",
+                           True, SUGGESTIONS)
+    ACCEPT_SUGGESTION = ("Accept suggestion", ("Ctrl+Return",),
+                         "Make the picked suggestion a moment, with its kind, quote and reason", False, SUGGESTIONS)
+    DISMISS_SUGGESTION = ("Dismiss suggestion", ("Ctrl+Backspace",), "Set the picked suggestion aside (Undo brings it back)",
+                          False, SUGGESTIONS)
     DELETE_MOMENT = ("Delete moment", ("Del",), "Delete the selected moment (Undo brings it back)", False)
     UNDO = ("Undo", (SK.Undo,), "Undo the last change to a moment", False)
     REDO = ("Redo", (SK.Redo,), "Redo what was undone", False)

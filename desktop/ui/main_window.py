@@ -449,6 +449,13 @@ def build_main_window(store, home: Path) -> MainWindow:
     window.history.message.connect(window.show_message)
     window.history.changed.connect(window.on_store_changed)
     window.view.call_info.edit_requested.connect(window.edit_call_details)
+    from desktop.ui.actions import SUGGESTIONS
+    from desktop.ui.controllers.suggestions import suggestions_controller
+
+    found = suggestions_controller(window)  # made now: the call the window opens on shows its suggestions
+    window.registry.adopt(SUGGESTIONS, found)
+    found.message.connect(window.show_message)
+    window.when_warm(found.run_over_library)  # every transcript read once, in the background
     window.history.current_call = lambda: window.workspace.call.id if window.workspace.call else None
     window.library.call_chosen.connect(window.open_call)
     window.install()

@@ -27,6 +27,21 @@ KIND_COLOURS: dict[MomentKind, str] = {
 }
 
 SPEAKER_COLOURS = ("#0B5394", "#7A3E9D", "#38761D", "#B45F06", "#A61C00", "#134F5C")
+# Suggestion families (desktop.core.detect): distinct from the moments' kind colours, each with a letter so
+# a suggestion is never told apart by colour alone.
+FAMILY_COLOURS = {"questions": "#1F77B4", "stalls and next steps": "#B8002E", "qualification": "#6A3D9A",
+                  "follow-up": "#A65E00"}
+FAMILY_LETTERS = {"questions": "Q", "stalls and next steps": "S", "qualification": "M", "follow-up": "F"}
+FAMILY_NAMES = {"questions": "Questions", "stalls and next steps": "Stalls and next steps",
+                "qualification": "Qualification", "follow-up": "Follow-up"}
+
+
+def family_colour(family: str, alpha: int = 255) -> QColor:
+    colour = QColor(FAMILY_COLOURS.get(family, "#5B6B7F"))
+    colour.setAlpha(alpha)
+    return colour
+
+
 CURRENT_LINE = "#FFF4C2"
 MATCH_LINE = "#E3F0FF"
 SELECTED_LINE = "#2F6FBF"  # the bar beside the line the coach picked (the list's own selection colour is off)

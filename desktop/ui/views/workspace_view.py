@@ -10,7 +10,9 @@ from desktop.ui.models.moments_model import MomentsModel
 from desktop.ui.style import BANNER_SHEET, RULE_COLOUR, label_look, text_colour
 from desktop.ui.widgets.call_info import CallInfo
 from desktop.ui.widgets.find_bar import FindBar
+from desktop.ui.models.suggestions_model import SuggestionsModel
 from desktop.ui.widgets.moments_panel import MomentsPanel
+from desktop.ui.widgets.suggestions_panel import SuggestionsPanel
 from desktop.ui.widgets.player_bar import PlayerBar
 from desktop.ui.widgets.transcript_view import TranscriptView
 from desktop.ui.widgets.video import VideoSurface
@@ -62,11 +64,15 @@ class WorkspaceView(QWidget):
         tl.addWidget(self.line_detail)
 
         self.moments = MomentsPanel(moments)
+        self.suggestions = SuggestionsPanel(SuggestionsModel(self))
         self.side = QSplitter(Qt.Orientation.Vertical)
         self.side.setObjectName("sideSplitter")
         self.side.addWidget(self.video)
         self.side.addWidget(self.moments)
+        self.side.addWidget(self.suggestions)
         self.side.setStretchFactor(1, 1)
+        self.side.setStretchFactor(2, 1)
+        self.side.setChildrenCollapsible(False)
 
         self.inspector = QTabWidget()
         self.inspector.setObjectName("inspector")
@@ -133,7 +139,7 @@ class WorkspaceView(QWidget):
         self.set_writing(False)
         self.side.show()
         self.splitter.setSizes(list(FIRST_RUN_SIZES))
-        self.side.setSizes([0, 1])
+        self.side.setSizes([0, 1, 1])
 
     def show_line_detail(self, text: str | None) -> None:
         self.line_detail.setText(text or "")

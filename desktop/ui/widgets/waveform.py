@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 from desktop.ui.style import PLAYHEAD, fill_rect, kind_colour
 
 EDGE_GRAB_PX = 5
+SUGGESTION_PX = 9  # the suggestions' lane, along the foot of the waveform
 MIN_SPAN_MS = 100
 RULER_PX = 16
 
@@ -31,6 +32,16 @@ class Span:
     start_ms: int
     end_ms: int
     kind: str
+
+
+@dataclass
+class Mark:
+    """A suggestion on the lane: its span, family and whether the coach has judged it yet."""
+
+    start_ms: int
+    end_ms: int
+    family: str
+    open: bool = True
 
 
 class WaveformTimeline(QWidget):
@@ -51,6 +62,7 @@ class WaveformTimeline(QWidget):
         self._view = (0, 0)  # visible ms range
         self._position = 0
         self._spans: list[Span] = []
+        self._marks: list[Mark] = []
         self._selected: int | None = None
         self._columns = None  # numpy array: cached per-pixel peaks for the current view
         self._status = ""
@@ -90,6 +102,18 @@ class WaveformTimeline(QWidget):
     def set_moments(self, moments) -> None:
         self._spans = [Span(m.id, m.start_ms, m.end_ms, m.kind) for m in moments]
         self._redraw()
+
+    def set_suggestions(self, marks) -> None:
+        """The suggestions' lane: ``Mark`` rows (open ones solid, judged ones as an outline)."""
+        self._marks = list(marks)
+        self._redraw()
+
+    def suggestions_shown(self) -> list[Mark]:
+        return list(self._marks)
+
+    def suggestion_lane(self) -> QRectF:
+        wave_bottom = self.height() - RULER_PX
+        return QRectF(0, wave_bottom - SUGGESTION_PX, self.width(), SUGGESTION_PX)
 
     def select_moment(self, moment_id: int | None) -> None:
         self._selected = moment_id
@@ -227,7 +251,33 @@ class WaveformTimeline(QWidget):
             if self._status:
                 p.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
                 p.drawText(wave, Qt.AlignmentFlag.AlignCenter, self._status)
+        self._paint_marks(p)
         self._paint_ruler(p, rect)
+
+    def _paint_marks(self, p: QPainter) -> None:
+        if not self._marks:
+            return
+        lane = self.suggestion_lane()
+        width = lane.width()
+        by_family: dict[tuple[str, bool], list[QRectF]] = {}
+        for mark in self._marks:
+            x0, x1 = self._x(mark.start_ms), self._x(mark.end_ms)
+            if x1 < 0 or x0 > width:
+                continue
+            by_family.setdefault((mark.family, mark.open), []).append(
+                QRectF(x0, lane.top() + 1, max(3.0, x1 - x0), lane.height() - 2))
+        from desktop.ui.style import family_colour
+
+        for (family, is_open), rects in by_family.items():
+            colour = family_colour(family)
+            if is_open:
+                p.setPen(Qt.PenStyle.NoPen)
+                p.setBrush(colour)
+            else:
+                p.setPen(QPen(colour, 1))
+                p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRects(rects)
+        p.setBrush(Qt.BrushStyle.NoBrush)
 
     def _paint_spans(self, p: QPainter, wave: QRectF) -> None:
         # 200 moments on a long call: plain floats, each colour made once, areas and edges drawn in
