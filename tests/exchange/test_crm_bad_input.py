@@ -143,4 +143,4 @@ def test_the_same_salesforce_id_in_15_and_18_characters_is_a_duplicate(tmp_path)
 def test_a_nul_byte_past_the_start_is_binary(tmp_path):
     rows = "".join(f"006{i:012d},Acme {i},Discovery,2026-12-14\n" for i in range(3000))
     path = write(tmp_path, "late.csv", (HEADER + rows).encode() + b"006X,\x00\x01,Stage,x\n")
-    assert "line 3002: binary data (a NUL byte)" in refuse(path)
+    assert "line 3002: column 'Opportunity Name' holds binary data (a NUL byte)" in refuse(path)

@@ -16,10 +16,12 @@ from tests.services.test_crm_service import ACME_15, add_call, at, dump, export,
 def timeline(store, tmp_path):
     """A call on Nov 20; imports on Nov 18 (no date) and Nov 23 (a dated next step)."""
     call = add_call(store, tmp_path)
-    crm_service.apply_import(store, export(tmp_path, "nov18.csv", sf_row("Send information")),
+    crm_service.apply_import(store, export(tmp_path, "nov18.csv", sf_row("Send information"),
+                                           modified="2026-11-18T10:00Z"),
                              now=at("2026-11-18T10:00"))
     crm_service.apply_import(store, export(tmp_path, "nov23.csv",
-                                           sf_row("Finance review", "12/02/2026", "Evaluation")),
+                                           sf_row("Finance review", "12/02/2026", "Evaluation"),
+                                           modified="2026-11-23T10:00Z"),
                              now=at("2026-11-23T10:00"))
     return call
 
