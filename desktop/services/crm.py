@@ -233,7 +233,17 @@ def _plan(session: Session, parsed: ParsedExport, time_zone: tzinfo | None = Non
     in_utc = dataclasses.replace(parsed, rows=[
         dataclasses.replace(r, last_modified=_naive_utc(r.last_modified, time_zone))
         for r in parsed.rows])
-    return plan_import(in_utc, _snapshots(session, parsed.crm))
+    plan = plan_import(in_utc, _snapshots(session, parsed.crm))
+    if parsed.naive_times:
+        plan.warnings.append(f"Last Modified Date times have no time zone: read as "
+                             f"{zone_name(time_zone)} and stored in UTC")
+    return plan
+
+
+def zone_name(time_zone: tzinfo | None) -> str:
+    if time_zone is None:
+        return f"this computer's time zone ({datetime.now().astimezone().tzname()})"
+    return str(time_zone)
 
 
 def preview_import(store: Store, path: str | Path, crm: Crm | str | None = None,

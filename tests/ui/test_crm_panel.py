@@ -107,6 +107,33 @@ def test_import_preview_writes_nothing_until_import(qtbot, store, tmp_path):
     assert crm_service.remembered_columns(store) == {"next_step_date": "Decision Call Date"}
 
 
+def test_ambiguous_dates_are_shown_as_read_and_flipped_before_anything_is_written(qtbot, store, tmp_path):
+    text = ("Opportunity ID,Opportunity Name,Close Date,Last Modified Date\n"
+            "0065g00000XyZ1A,Acme,03/04/2026,2026-03-01 09:30\n")
+    path = write(tmp_path, "ambiguous.csv", text)
+    before = dump(store)
+    dialog = ImportDialog(store, path)
+    qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: dialog.plan is not None, timeout=10000)
+    assert "dates read as month/day" in dialog.date_order.text()
+    assert "close date 03/04/2026 -> 4 March 2026" in dialog.date_order.text()
+    assert dialog.flip_dates.isVisibleTo(dialog) and dialog.flip_dates.text() == "Read as day/month"
+    with qtbot.waitSignal(dialog.preview_ready, timeout=10000) as ready:
+        dialog.flip_dates.click()
+    assert ready.args[0].created[0].close_date.isoformat() == "2026-04-03"
+    assert "close date 03/04/2026 -> 3 April 2026" in dialog.date_order.text()
+    with qtbot.waitSignal(dialog.preview_ready, timeout=10000):
+        dialog.time_zone.setCurrentIndex(dialog.time_zone.findData("Asia/Tokyo"))
+    assert "read as Asia/Tokyo" in dialog.changes.toPlainText()
+    assert dump(store) == before
+    dialog.import_button.click()
+    with store.read() as session:
+        from db.models import Opportunity
+        opp = session.query(Opportunity).one()
+        assert opp.close_date.isoformat() == "2026-04-03"
+        assert opp.history[0].as_of.isoformat() == "2026-03-01T00:30:00"  # 09:30 in Tokyo, in UTC
+
+
 def test_a_refused_export_shows_the_line_and_cannot_be_imported(qtbot, store, tmp_path):
     path = write(tmp_path, "dup.csv", "Opportunity ID,Stage\n006A,x\n006A,y\n")
     before = dump(store)
