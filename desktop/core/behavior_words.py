@@ -22,7 +22,7 @@ ACTION_VERBS = frozenset("""
     text message meet shadow observe watch hear redirect hand pass turn switch leave allow offer
     suggest propose recommend require insist decline refuse accept approve reject sign decide
     print circulate post pin clip cite narrow split combine raise repeat-back interrupt
-    talk speak introduce greet debrief wrap hold-off step sum pull open-with close-with
+    talk speak introduce greet debrief wrap sum pull open-with close-with
     look-up find dig push press nudge invite-back write-down read-back play-back
 """.split())
 
@@ -74,3 +74,21 @@ TOPIC_GROUPS = (
     frozenset("question questions answer answers objection objections concern concerns".split()),
     frozenset("next step steps date dates meeting calendar".split()),
 )
+
+# Idioms that name an aim, whatever verb they start with: nothing to hear in the next call.
+VAGUE_PHRASES = (
+    "keep an eye", "step up", "buy in", "buy-in", "pay attention", "raise the bar",
+    "lead by example", "set the tone", "extra mile", "take ownership", "on top of", "up your game",
+    "level up", "show up", "be there for", "make time", "open door", "open-door", "walk the talk",
+    "set expectations", "clear expectations", "big picture", "best practice", "best practices",
+)
+
+# Words that say how, not what: "listen actively", "communicate clearly".
+MANNER_WORDS = frozenset("""
+    well properly often regularly consistently clearly actively effectively more better openly
+    honestly carefully closely frequently constantly
+""".split())
+
+# Who does it, when a coach writes the behavior as a description ("The manager asks ...").
+SUBJECTS = ("the manager will ", "manager will ", "you will ", "i will ", "we will ",
+            "the manager ", "manager ", "you ", "i ", "we ")

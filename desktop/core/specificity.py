@@ -33,8 +33,9 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
-from desktop.core.behavior_words import (ACTION_VERBS, BACK_REFERENCES, DETERMINERS, METRIC_NOUNS,
-                                         SOFT_GOAL_VERBS, SURE_GOAL_VERBS, TOPIC_GROUPS,
+from desktop.core.behavior_words import (ACTION_VERBS, BACK_REFERENCES, DETERMINERS,
+                                         MANNER_WORDS, METRIC_NOUNS, SOFT_GOAL_VERBS, SUBJECTS,
+                                         SURE_GOAL_VERBS, TOPIC_GROUPS, VAGUE_PHRASES,
                                          VERB_FOLLOWERS)
 from desktop.core.enums import BehaviorChange, PracticeKind, Severity
 
@@ -87,7 +88,7 @@ _COMPARATIVES = re.compile(r"\b(better|more|less|stronger|smarter|harder|deeper|
 _QUALITY_COMPARATIVES = frozenset("better stronger smarter deeper clearer greater".split())
 _ABSTRACT_NOUNS = re.compile(r"\b(discipline|accountability|proactivity|mindset|skills?|presence|"
                              r"empathy|strategic(?:ally)?|urgency|ownership|excellence|confidence|"
-                             r"hygiene|alignment|engagement|leadership)\b")
+                             r"hygiene|alignment|engagement|leadership|expectations)\b")
 # A state the manager should be in: "hold reps accountable", "make sure they are aligned".
 _STATE_WORDS = re.compile(r"\b(accountable|proactive|effective(?:ly)?|aligned|engaged|motivated|"
                           r"organi[sz]ed|comfortable|confident|curious|customer-centric|"
@@ -146,10 +147,36 @@ def _strip_situation(text: str) -> str:
     changed = True
     while changed:
         changed = False
-        for softener in _SOFTENERS:
-            if lowered.startswith(softener):
-                lowered, changed = lowered[len(softener):], True
-    return lowered
+        for prefix in _SOFTENERS + SUBJECTS:
+            if lowered.startswith(prefix):
+                lowered, changed = lowered[len(prefix):], True
+    # "The manager asks ..." / "try asking ...": read the verb in its base form.
+    first, _, rest = lowered.partition(" ")
+    if first == "try" and rest.split(" ", 1)[0].endswith("ing"):
+        first, _, rest = rest.partition(" ")
+    base = _base_verb(first)
+    return f"{base} {rest}".strip() if base else lowered
+
+
+_ALL_VERBS = ACTION_VERBS | SURE_GOAL_VERBS | SOFT_GOAL_VERBS
+
+
+def _base_verb(word: str) -> str:
+    """'asks' -> 'ask', 'asking' -> 'ask', 'summarising' -> 'summarise', 'stopping' -> 'stop';
+    '' when the word is no known verb in another form."""
+    if word in _ALL_VERBS:
+        return word
+    candidates = []
+    if word.endswith("ing"):
+        stem = word[:-3]
+        candidates += [stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else ""]
+    elif word.endswith("ies"):
+        candidates.append(word[:-3] + "y")
+    elif word.endswith("es"):
+        candidates += [word[:-2], word[:-1]]
+    elif word.endswith("s"):
+        candidates.append(word[:-1])
+    return next((c for c in candidates if c and c in _ALL_VERBS), "")
 
 
 def _verb_of(clause: str) -> str:
@@ -236,14 +263,26 @@ def check_behavior(text: str) -> list[Finding]:
     goal_reason = (f"\"{stripped}\" is a goal or a trait, not an action: "
                    "there is nothing to hear in the next call or pipeline review.")
     verb_known = verb in ACTION_VERBS
-    if verb in ("stop", "start", "begin", "keep", "quit") and after in _STATES:
-        error(f"\"{verb} {after} ...\" describes a state of mind, not something you can hear.",
+    causative = re.match(r"get (?:\w+ ){1,3}?to (\w+)", body)
+    phrase = next((p for p in VAGUE_PHRASES if re.search(rf"\b{re.escape(p)}\b", unquoted_body)), None)
+    if verb in ("stop", "start", "begin", "keep", "quit") and (
+            after in _STATES or _base_verb(after) in SURE_GOAL_VERBS):
+        error(f"\"{verb} {after} ...\" describes a state of mind or an aim, not something you can hear.",
               f"Name what the manager will stop or start saying or doing. {_SUGGEST_BEHAVIOR}")
     elif not verb:
         error(goal_reason)
+    elif phrase:
+        error(f"\"{phrase}\" names an aim, not an action: there is nothing to hear in the next "
+              "call or pipeline review.")
+    elif causative and verb == "get":
+        if causative.group(1) not in ACTION_VERBS:
+            error(goal_reason)
+    elif not _ANCHORS.search(stripped.lower()) and len(words) > 1 and all(
+            w in MANNER_WORDS or w.endswith("ly") for w in words[1:]):
+        error(f"\"{stripped}\" says how, not what: name what the manager will do or say.")
     elif verb in ("more", "less", "better") or _COMPARATIVES.match(body):
         error(f"\"{stripped}\" names an aim, not an action the manager can take.")
-    elif verb in SURE_GOAL_VERBS and not (verb == "get" and re.match(r"get \w+ \w* ?to ", body)):
+    elif verb in SURE_GOAL_VERBS:
         error(goal_reason)
     elif verb in ("raise", "lift", "push") and METRIC_NOUNS & set(words):
         error(goal_reason)
