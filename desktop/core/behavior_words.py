@@ -24,6 +24,8 @@ ACTION_VERBS = frozenset("""
     print circulate post pin clip cite narrow split combine raise repeat-back interrupt
     talk speak introduce greet debrief wrap sum pull open-with close-with
     look-up find dig push press nudge invite-back write-down read-back play-back
+    inspect explore recreate assign define calibrate do prep timebox time-box recap audit scan
+    skim jot preview demo pitch unpack surface uncover identify ring phone visit
 """.split())
 
 # Verbs that name a goal, a trait or a state of mind: nothing to hear in the next call.
@@ -81,6 +83,7 @@ VAGUE_PHRASES = (
     "lead by example", "set the tone", "extra mile", "take ownership", "on top of", "up your game",
     "level up", "show up", "be there for", "make time", "open door", "open-door", "walk the talk",
     "set expectations", "clear expectations", "big picture", "best practice", "best practices",
+    "follow through", "follow-through",
 )
 
 # Words that say how, not what: "listen actively", "communicate clearly".

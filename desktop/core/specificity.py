@@ -82,17 +82,23 @@ def passes(findings: list[Finding]) -> bool:
 
 # Comparatives that turn an action into an aim ("ask better questions").
 _COMPARATIVES = re.compile(r"\b(better|more|less|stronger|smarter|harder|deeper|clearer|"
-                           r"greater|higher|faster)\b(?!\s+than)")
+                           r"greater|higher|faster|tighter|sharper|crisper)\b(?!\s+than)")
 # Comparatives of quality are always aims; of quantity ("more questions about the
 # budget") they may be concrete enough, so only a warning when the rest is.
-_QUALITY_COMPARATIVES = frozenset("better stronger smarter deeper clearer greater".split())
+_QUALITY_COMPARATIVES = frozenset("better stronger smarter deeper clearer greater tighter sharper "
+                                  "crisper".split())
 _ABSTRACT_NOUNS = re.compile(r"\b(discipline|accountability|proactivity|mindset|skills?|presence|"
                              r"empathy|strategic(?:ally)?|urgency|ownership|excellence|confidence|"
                              r"hygiene|alignment|engagement|leadership|expectations)\b")
 # A state the manager should be in: "hold reps accountable", "make sure they are aligned".
 _STATE_WORDS = re.compile(r"\b(accountable|proactive|effective(?:ly)?|aligned|engaged|motivated|"
                           r"organi[sz]ed|comfortable|confident|curious|customer-centric|"
-                          r"empowered|inspired|positive|negative)\b")
+                          r"empowered|inspired|positive|negative|data-driven)\b")
+# Qualities a coach hopes for: "ask strong questions" is an aim; further on ("ask what a
+# good outcome would be for the customer") the word may belong to what is asked.
+_HOPED_FOR = frozenset("strong good great powerful impactful meaningful robust rigorous "
+                       "rigorously thorough thoroughly solid insightful high-quality "
+                       "world-class".split())
 _STATES = ("being", "feeling", "thinking", "trying", "worrying")
 # Words that tie the behavior to someone or something concrete in the work.
 _ANCHORS = re.compile(
@@ -250,6 +256,9 @@ def check_behavior(text: str) -> list[Finding]:
     after = words[1] if len(words) > 1 else ""
     unquoted_body = _QUOTED.sub(" ", body)
     state = _STATE_WORDS.search(unquoted_body)
+    hoped = next((w for w in _words(unquoted_body)[1:4] if w in _HOPED_FOR), None)
+    if state is None and hoped:
+        state = re.search(rf"\b({re.escape(hoped)})\b", unquoted_body)
     abstract = state or _ABSTRACT_NOUNS.search(unquoted_body)
     comparative = _COMPARATIVES.search(unquoted_body)
     findings: list[Finding] = []
@@ -299,8 +308,8 @@ def check_behavior(text: str) -> list[Finding]:
             warning(f"\"{verb}\" is not a verb the check knows; make sure it is something you "
                     "could hear or see the manager do.")
         elif not any(w in ACTION_VERBS for w in words):
-            error(f"\"{stripped}\" names a topic, not an action: there is no verb saying what "
-                  "the manager will do.")
+            error(f"\"{stripped}\" names a topic or an aim: the check finds no action in it "
+                  "saying what the manager will do.")
         else:
             warning(f"The behavior starts with \"{verb}\", which the check does not know as an "
                     "action; start with what the manager will do or say.")
