@@ -25,7 +25,7 @@ ACTION_VERBS = frozenset("""
     talk speak introduce greet debrief wrap sum pull open-with close-with
     look-up find dig push press nudge invite-back write-down read-back play-back
     inspect explore recreate assign define calibrate do prep timebox time-box recap audit scan
-    skim jot preview demo pitch unpack surface uncover identify ring phone visit
+    skim jot preview demo pitch unpack surface uncover identify ring phone visit resist refrain
 """.split())
 
 # Verbs that name a goal, a trait or a state of mind: nothing to hear in the next call.
@@ -83,7 +83,7 @@ VAGUE_PHRASES = (
     "lead by example", "set the tone", "extra mile", "take ownership", "on top of", "up your game",
     "level up", "show up", "be there for", "make time", "open door", "open-door", "walk the talk",
     "set expectations", "clear expectations", "big picture", "best practice", "best practices",
-    "follow through", "follow-through",
+    "follow through", "follow-through", "lead from the front",
 )
 
 # Words that say how, not what: "listen actively", "communicate clearly".
@@ -95,3 +95,7 @@ MANNER_WORDS = frozenset("""
 # Who does it, when a coach writes the behavior as a description ("The manager asks ...").
 SUBJECTS = ("the manager will ", "manager will ", "you will ", "i will ", "we will ",
             "the manager ", "manager ", "you ", "i ", "we ")
+
+# Verbs that name a conversation without saying what is said in it ("talk to the reps
+# about their deals"): a warning, since the topic alone gives nothing to listen for.
+TOPIC_VERBS = frozenset("talk discuss chat speak communicate connect converse".split())

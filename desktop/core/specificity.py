@@ -35,7 +35,7 @@ from datetime import date
 
 from desktop.core.behavior_words import (ACTION_VERBS, BACK_REFERENCES, DETERMINERS,
                                          MANNER_WORDS, METRIC_NOUNS, SOFT_GOAL_VERBS, SUBJECTS,
-                                         SURE_GOAL_VERBS, TOPIC_GROUPS, VAGUE_PHRASES,
+                                         SURE_GOAL_VERBS, TOPIC_GROUPS, TOPIC_VERBS, VAGUE_PHRASES,
                                          VERB_FOLLOWERS)
 from desktop.core.enums import BehaviorChange, PracticeKind, Severity
 
@@ -89,7 +89,8 @@ _QUALITY_COMPARATIVES = frozenset("better stronger smarter deeper clearer greate
                                   "crisper".split())
 _ABSTRACT_NOUNS = re.compile(r"\b(discipline|accountability|proactivity|mindset|skills?|presence|"
                              r"empathy|strategic(?:ally)?|urgency|ownership|excellence|confidence|"
-                             r"hygiene|alignment|engagement|leadership|expectations)\b")
+                             r"hygiene|alignment|engagement|leadership|expectations|energy|passion|enthusiasm|trust|"
+                             r"rapport|culture|vision|attitude|motivation|morale)\b")
 # A state the manager should be in: "hold reps accountable", "make sure they are aligned".
 _STATE_WORDS = re.compile(r"\b(accountable|proactive|effective(?:ly)?|aligned|engaged|motivated|"
                           r"organi[sz]ed|comfortable|confident|curious|customer-centric|"
@@ -114,6 +115,7 @@ _SOFTENERS = ("always ", "consistently ", "explicitly ", "deliberately ", "first
               "please ", "now ", "just ", "also ")
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|‘[^’]*’|'[^']*'(?=\W|$)|:\s.*$")
 _STEM = re.compile(r"(ing|ed|es|s)$")
+_WH_WORDS = frozenset("what who whom whose which where when why how whether".split())
 _PEOPLE = frozenset("rep reps customer customers buyer buyers manager managers you your they "
                     "them their team".split())
 
@@ -208,14 +210,14 @@ def _related(first: str, second: str) -> str:
     return ""
 
 
-_JOIN = re.compile(r"(?:,\s*(?:and\s+)?(?:then\s+)?|\band\s+(?:then\s+)?|\bthen\s+)([a-z][a-z-]*)\b")
+_JOIN = re.compile(r"(?:[,;]\s*(?:and\s+)?(?:then\s+)?|\band\s+(?:then\s+)?|\bthen\s+)([a-z][a-z-]*)\b")
 
 
 def _second_actions(body: str) -> tuple[list[tuple[str, str]], bool]:
     """Actions joined to the first: [(verb, how it is tied to what comes before)], and
     whether the text says "and also" (or ';', "as well as"): plainly another behavior."""
     unquoted = _QUOTED.sub(" ", body)
-    marked = bool(re.search(r"\band also\b|\bas well as\b|;|,\s*also\b", unquoted))
+    marked = bool(re.search(r"\band also\b|\bas well as\b|[,;]\s*also\b", unquoted))
     found = []
     for m in _JOIN.finditer(unquoted):
         verb = m.group(1)
@@ -225,7 +227,8 @@ def _second_actions(body: str) -> tuple[list[tuple[str, str]], bool]:
         if re.search(r"\bto\s+\w+[^,]*$", preceding):
             continue
         known = verb in ACTION_VERBS or verb in SURE_GOAL_VERBS or verb in SOFT_GOAL_VERBS
-        if not known and not (after and after[0] in DETERMINERS and not verb.endswith(("ing", "s"))):
+        if not known and (verb in _STOPWORDS or verb in _WH_WORDS or not after
+                          or after[0] not in DETERMINERS or verb.endswith(("ing", "s"))):
             continue
         # A verb is followed by its object ("and move the meeting"); "and call length" is a noun.
         if after and after[0] not in VERB_FOLLOWERS and not after[0].endswith("ing"):
@@ -286,9 +289,12 @@ def check_behavior(text: str) -> list[Finding]:
     elif causative and verb == "get":
         if causative.group(1) not in ACTION_VERBS:
             error(goal_reason)
-    elif not _ANCHORS.search(stripped.lower()) and len(words) > 1 and all(
-            w in MANNER_WORDS or w.endswith("ly") for w in words[1:]):
-        error(f"\"{stripped}\" says how, not what: name what the manager will do or say.")
+    elif len(words) > 1 and (
+            (not _ANCHORS.search(stripped.lower())
+             and all(w in MANNER_WORDS or w.endswith("ly") for w in words[1:]))
+            or (len(words) <= 4 and words[-1] in MANNER_WORDS and words[-1].endswith("ly"))):
+        error(f"\"{stripped}\" says how or how often, not what: name what the manager will do "
+              "or say.")
     elif verb in ("more", "less", "better") or _COMPARATIVES.match(body):
         error(f"\"{stripped}\" names an aim, not an action the manager can take.")
     elif verb in SURE_GOAL_VERBS:
@@ -314,18 +320,27 @@ def check_behavior(text: str) -> list[Finding]:
             warning(f"The behavior starts with \"{verb}\", which the check does not know as an "
                     "action; start with what the manager will do or say.")
 
+    if verb in TOPIC_VERBS and not _QUOTED.search(body) and "?" not in stripped:
+        warning(f"\"{verb}\" names a conversation, not what is said in it; write the question "
+                "or the point the manager will make.")
+
     # The situation counts here: "When the customer asks ..." says who it is about.
     # A quoted question is exactly "what the manager will say".
     anchored = bool(_ANCHORS.search(stripped.lower()) or "?" in stripped or _QUOTED.search(body))
     already = any(f.severity == Severity.ERROR for f in findings)
+    trailing = comparative and not _words(unquoted_body[comparative.end():])  # "coach the reps more"
     if comparative and not already:
-        sure = not anchored or abstract or comparative.group(1) in _QUALITY_COMPARATIVES
+        sure = (not anchored or abstract or trailing
+                or comparative.group(1) in _QUALITY_COMPARATIVES)
         (error if sure else warning)(
             f"\"{comparative.group(1)}\" makes this an aim; say exactly what will be asked or done.",
             "Write the question or the action itself, e.g. ask \"What will you review, and who "
             "else needs to be involved?\"")
     elif abstract and not already:
-        (warning if verb_known and anchored and not state else error)(
+        # The quality is what the manager is asked to bring ("bring energy to the meeting"):
+        # an aim. Further on it may belong to what is asked ("ask about strategic priorities").
+        direct = abstract.group(1) in _words(unquoted_body)[1:3]
+        (warning if verb_known and anchored and not state and not direct else error)(
             f"\"{abstract.group(1)}\" is an abstract quality, not something you can hear.",
             _SUGGEST_BEHAVIOR)
 
