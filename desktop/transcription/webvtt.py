@@ -53,9 +53,17 @@ class _Parser:
         self.pos = 0
         self.cues: list[VttCue] = []
         self.skipped: list[VttSkip] = []
+        self._counted_to = 0
+        self._lines_before = 0
 
     def line_no(self, pos: int) -> int:
-        return self.s.count("\n", 0, pos) + 1
+        # Counted on from the last position asked about: a 2-hour transcript has
+        # thousands of cues, and counting from the start each time is quadratic.
+        if pos < self._counted_to:
+            self._counted_to, self._lines_before = 0, 0
+        self._lines_before += self.s.count("\n", self._counted_to, pos)
+        self._counted_to = pos
+        return self._lines_before + 1
 
     def collect_line(self) -> str:
         end = self.s.find("\n", self.pos)
