@@ -334,6 +334,22 @@ def test_times_without_an_offset_are_read_in_the_zone_set_at_import(store, tmp_p
         crm_service.parse_time_zone("Mars/Olympus")
 
 
+def test_the_check_compares_the_call_with_times_read_in_the_import_zone(store, tmp_path):
+    zone = crm_service.parse_time_zone("Europe/Amsterdam")
+    for n, (modified, step, when) in enumerate([("2026-11-20 09:00", "Send information", ""),
+                                                ("2026-11-20 15:30", "Finance review", "12/02/2026")]):
+        path = export(tmp_path, f"nl-{n}.csv", sf_row(step, when), modified=modified)
+        crm_service.apply_import(store, path, now=at(f"2026-11-2{5 + n}T10:00"), time_zone=zone)
+    early = add_call(store, tmp_path, title="Acme early", recorded_at="2026-11-20T14:00:00Z")
+    late = add_call(store, tmp_path, title="Acme late", recorded_at="2026-11-20T15:00:00Z", seconds=3.0)
+    for call in (early, late):
+        crm_service.link_call(store, call.id, ACME_15)
+    # 15:30 in Amsterdam is 14:30 UTC: after the 14:00 call, before the 15:00 one.
+    assert crm_service.next_step_check(store, early.id).recorded
+    check = crm_service.next_step_check(store, late.id)
+    assert check.conclusive and not check.recorded and "has not changed" in check.reason
+
+
 def test_unlinked_or_undated_calls_are_inconclusive(store, tmp_path):
     call = add_call(store, tmp_path)
     assert crm_service.next_step_check(store, call.id).reason == \
