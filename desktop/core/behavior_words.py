@@ -32,17 +32,21 @@ ACTION_VERBS = frozenset("""
 # A behavior starting with one of these is surely not an action.
 SURE_GOAL_VERBS = frozenset("""
     improve be become increase grow boost drive hit enhance strengthen optimise optimize
-    master leverage embrace foster empower understand think know feel care learn demonstrate
-    prioritise prioritize own sell work focus try get engage coach develop excel elevate
-    aim strive exceed achieve deliver
+    master leverage embrace foster empower understand think know feel care learn
+    own sell work focus try get coach develop excel elevate aim strive exceed achieve deliver
 """.split())
+
+# Goal verbs that are actions in some turns of phrase: "work through the recording",
+# "focus the review on three deals", "try the question in your next call".
+GOAL_VERBS_AS_ACTIONS = {"work": ("through", "out"), "focus": ("the", "each", "every", "your"),
+                         "try": ("the", "this", "that", "one", "a", "out")}
 
 # Verbs that are often aims ("ensure alignment") but sometimes concrete ("ensure every
 # commit deal has a dated next step in Salesforce"): a warning unless the rest is abstract.
 SOFT_GOAL_VERBS = frozenset("""
     make ensure encourage support manage handle consider remember maintain create build adopt
     need should must establish promote instil instill cultivate inspire motivate enable
-    facilitate align help
+    facilitate align help engage demonstrate prioritise prioritize
 """.split())
 
 # Words that tell a verb from a noun when the verb is one the check does not know:

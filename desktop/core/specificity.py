@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from desktop.core.behavior_words import (ACTION_VERBS, BACK_REFERENCES, DETERMINERS,
+                                         GOAL_VERBS_AS_ACTIONS,
                                          MANNER_WORDS, METRIC_NOUNS, SOFT_GOAL_VERBS, SUBJECTS,
                                          SURE_GOAL_VERBS, TOPIC_GROUPS, TOPIC_VERBS, VAGUE_PHRASES,
                                          VERB_FOLLOWERS)
@@ -297,8 +298,11 @@ def check_behavior(text: str) -> list[Finding]:
               "or say.")
     elif verb in ("more", "less", "better") or _COMPARATIVES.match(body):
         error(f"\"{stripped}\" names an aim, not an action the manager can take.")
-    elif verb in SURE_GOAL_VERBS:
+    elif verb in SURE_GOAL_VERBS and after not in GOAL_VERBS_AS_ACTIONS.get(verb, ()):
         error(goal_reason)
+    elif verb in SURE_GOAL_VERBS:
+        warning(f"\"{verb} {after} ...\" can be an action or an aim; check that you could hear "
+                "or see it in the next call or pipeline review.")
     elif verb in ("raise", "lift", "push") and METRIC_NOUNS & set(words):
         error(goal_reason)
     elif verb in SOFT_GOAL_VERBS:
