@@ -63,12 +63,14 @@ DETERMINERS = frozenset("the a an each every your their his her this that these 
 # Nouns that make a "raise ..." or "lift ..." an aim: the team's close rate, the number.
 METRIC_NOUNS = frozenset("""
     rate rates accuracy quota revenue number numbers performance results conversion attainment
-    productivity bar standard standards game morale
+    productivity bar standard standards game morale level levels activity activities volume
+    output coverage velocity
 """.split())
 
 # Words that point back to the first action: "pause ... and let them answer".
 BACK_REFERENCES = frozenset("""
     it them they their theirs him her his its that this there the-rest rest answer reply
+    count tally score result results list summary findings
 """.split())
 
 # Words of one topic: two actions about the same thing are one behavior in two steps.

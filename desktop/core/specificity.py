@@ -284,6 +284,10 @@ def check_behavior(text: str) -> list[Finding]:
               f"Name what the manager will stop or start saying or doing. {_SUGGEST_BEHAVIOR}")
     elif not verb:
         error(goal_reason)
+    elif len(words) <= 2 and verb not in ("stop", "quit") and not _QUOTED.search(body) \
+            and not _ANCHORS.search(" ".join(w for w in words if w not in ("question", "questions"))):
+        error(f"\"{stripped}\" names an activity, not a behavior: say when, to whom or what "
+              "exactly, so you could hear it in the next call or pipeline review.")
     elif phrase:
         error(f"\"{phrase}\" names an aim, not an action: there is nothing to hear in the next "
               "call or pipeline review.")
