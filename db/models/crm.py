@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import ForeignKey, String, Text, UniqueConstraint, true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from db.base import Base, enum_type, utcnow
@@ -26,6 +26,8 @@ class Opportunity(Base):
     close_date: Mapped[date | None]
     owner: Mapped[str | None] = mapped_column(String(200))
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    #: when an import with a Next step column last saw it (None: no export had one)
+    next_step_seen_at: Mapped[datetime | None]
 
     history: Mapped[list[OpportunitySnapshot]] = relationship(
         back_populates="opportunity", cascade="all, delete-orphan", order_by="OpportunitySnapshot.as_of"
@@ -44,5 +46,9 @@ class OpportunitySnapshot(Base):
     stage: Mapped[str | None] = mapped_column(String(120))
     next_step: Mapped[str | None] = mapped_column(Text)
     next_step_date: Mapped[date | None]
+    #: False when the export had no Next step column: next_step is then the older value
+    next_step_known: Mapped[bool] = mapped_column(default=True, server_default=true())
+    #: False when as_of is the import's time (the export had no Last Modified Date)
+    dated_by_crm: Mapped[bool] = mapped_column(default=True, server_default=true())
 
     opportunity: Mapped[Opportunity] = relationship(back_populates="history")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from desktop.cli import print_json
 from desktop.core.enums import Crm
-from desktop.exchange.crm_plan import preview_lines
+from desktop.exchange.crm_plan import date_order_lines, preview_lines
 from desktop.services import calls
 from desktop.services import crm as crm_service
 
@@ -20,11 +20,15 @@ def register(sub, common) -> None:
                      help="read the headers as this CRM's (default: detect)")
     imp.add_argument("--dry-run", action="store_true", help="show what would change; write nothing")
     imp.add_argument("--json", action="store_true",
-                     help='print {"crm", "created", "updated", "unchanged", "errors"}')
+                     help='print {"crm", "created", "updated", "unchanged", "errors"} '
+                          '(and "dates" when the day/month order decides a close date)')
     imp.add_argument("--next-step-date-column", metavar="HEADER",
                      help="the export's column holding the next step's date (remembered)")
     imp.add_argument("--dates", choices=("month-first", "day-first"),
                      help="order of slashed dates such as 03/04/2026 (default: detect, else month-first)")
+    imp.add_argument("--time-zone", metavar="ZONE",
+                     help="zone of times written without an offset, e.g. Europe/Amsterdam "
+                          "(default: this machine's)")
     imp.set_defaults(handler=_import)
 
     link = inner.add_parser("link", parents=[common], help="link a call to an opportunity")
@@ -56,16 +60,22 @@ def _import(args, ctx) -> int:
         columns = {**crm_service.remembered_columns(ctx.store),
                    "next_step_date": args.next_step_date_column}
     day_first = None if args.dates is None else args.dates == "day-first"
+    zone = crm_service.parse_time_zone(args.time_zone)
     if args.dry_run:
-        plan = crm_service.preview_import(ctx.store, args.file, args.crm, columns, day_first)
+        plan = crm_service.preview_import(ctx.store, args.file, args.crm, columns, day_first,
+                                          time_zone=zone)
     else:
-        plan = crm_service.apply_import(ctx.store, args.file, args.crm, columns, day_first).plan
+        plan = crm_service.apply_import(ctx.store, args.file, args.crm, columns, day_first,
+                                        time_zone=zone).plan
         if args.next_step_date_column:
             crm_service.remember_columns(ctx.store, {"next_step_date": args.next_step_date_column})
     if args.json:
         print_json(plan.summary())
         return 1 if plan.errors else 0
     for line in preview_lines(plan):
+        print(line)
+    flip = "--dates " + ("month-first" if plan.day_first else "day-first")
+    for line in date_order_lines(plan, flip=f"with {flip}"):
         print(line)
     for warning in plan.warnings:
         print(f"note: {warning}")

@@ -9,6 +9,12 @@ differs from the last one seen before it and carries a date.
 When no import predates the call there is nothing to compare with, and when
 none follows it there is nothing to look at yet: both are inconclusive, and an
 indicator should leave them out rather than count them as misses.
+
+An export can also be silent: one without a Next step column says nothing
+about next steps (its values are not in the comparison), and one without a
+Last Modified Date column dates a change only by the import that found it, so
+a change found after the call may have been made before it: both are "can't
+tell", never a conclusive "not recorded".
 """
 
 from __future__ import annotations
@@ -25,6 +31,10 @@ class NextStepValue:
     as_of: date | datetime
     next_step: str | None
     next_step_date: date | None = None
+    #: False when the export that gave this value had no Next step column
+    known: bool = True
+    #: False when `as_of` is the import's time, not the CRM's Last Modified Date
+    crm_time: bool = True
 
     @property
     def key(self) -> tuple[str, date | None]:
@@ -63,12 +73,20 @@ def _describe(v: NextStepValue) -> str:
 def check_next_step_recorded(call_at: date | datetime,
                              history: Iterable[NextStepValue]) -> NextStepCheck:
     """Check one call against its opportunity's next-step history."""
-    values = sorted(history, key=lambda v: (_day(v.as_of), str(v.as_of)))
+    every = sorted(history, key=lambda v: (_day(v.as_of), str(v.as_of)))
+    values = [v for v in every if v.known]
     before = [v for v in values if not _after(v.as_of, call_at)]
     after = [v for v in values if _after(v.as_of, call_at)]
     call_day = _day(call_at).isoformat()
+    if not values and every:
+        return NextStepCheck(False, "can't tell — this export has no Next step column", None, False)
     if not values:
         return NextStepCheck(False, "the opportunity has no imported next step yet", None, False)
+    if not after and any(_after(v.as_of, call_at) for v in every):
+        last = values[-1]
+        return NextStepCheck(False, "can't tell — the export imported after the call has no "
+                             f"Next step column; the latest with one, from "
+                             f"{_day(last.as_of).isoformat()}, has {_describe(last)}", last, False)
     if not after:
         last = values[-1]
         return NextStepCheck(False, f"no CRM import after the call on {call_day} yet; the "
@@ -83,6 +101,12 @@ def check_next_step_recorded(call_at: date | datetime,
     baseline = before[-1]
     changed = [v for v in after if v.key != baseline.key and v.next_step]
     dated = [v for v in changed if v.next_step_date]
+    if changed and not changed[0].crm_time:
+        v = changed[0]
+        return NextStepCheck(False, f"can't tell — the next step changed to {_describe(v)} "
+                             f"between the imports of {_day(baseline.as_of).isoformat()} and "
+                             f"{_day(v.as_of).isoformat()}, but this export has no Last Modified "
+                             "Date column, so the change may predate the call", v, False)
     if dated:
         v = dated[0]
         return NextStepCheck(True, f"the next step changed after the call: "

@@ -10,13 +10,16 @@ finding is an error; warnings and infos are advice.
 Rules, per component:
 - evidence: at least one moment with a time and a quote, or a CRM / 1:1 note
   with a date (another coach must be able to return to it).
-- behavior: starts with an observable action (ask, state, confirm, pause,
-  summarise, stop, name, repeat, write, open with, close with, ...), after an
-  optional situation ("When the customer asks for information, ask ...");
-  is not a goal or a trait ("improve ...", "be more ...", "better ...");
-  is one behavior ("and also", two actions joined); names what the manager
-  will do or say (who or what it is about: the rep, the customer, the next step,
-  a date, a quoted question ...).
+- behavior: an error only where the check is sure it is not coachable: no
+  action at all ("Deal hygiene issues"), a trait ("be more ...", "stop being
+  ..."), a goal with nothing to hear or see ("improve ...", "increase win
+  rates"), or plainly more than one behavior ("..., and also ...", two actions
+  about unrelated things). Anything less sure is a warning with the reason: a
+  verb the check doesn't know ("Timebox the demo ..."), a word that is often an
+  aim ("ensure ..."), two actions on one topic, nobody named. A situation may
+  come first ("When ..., ask ...", "Next time a deal slips, ask ..."); a second
+  verb that refers back ("pause ... and let them answer") is one behavior.
+  The words it reads with are in desktop/core/behavior_words.py.
 - practice: has a situation (role-play, call review, live pipeline review) and
   a task tied to the behavior (shares a key word with it or refers to it).
 - next_evidence: names where to look (a call, recording, pipeline review, 1:1,
@@ -30,6 +33,11 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
+from desktop.core.behavior_words import (ACTION_VERBS, BACK_REFERENCES, DETERMINERS,
+                                         GOAL_VERBS_AS_ACTIONS,
+                                         MANNER_WORDS, METRIC_NOUNS, SOFT_GOAL_VERBS, SUBJECTS,
+                                         SURE_GOAL_VERBS, TOPIC_GROUPS, TOPIC_VERBS, VAGUE_PHRASES,
+                                         VERB_FOLLOWERS)
 from desktop.core.enums import BehaviorChange, PracticeKind, Severity
 
 __all__ = ["Finding", "ItemDraft", "check_item", "check_behavior", "passes", "ACTION_VERBS",
@@ -73,41 +81,44 @@ def passes(findings: list[Finding]) -> bool:
     return not any(f.severity == Severity.ERROR for f in findings)
 
 
-# Verbs a coach can hear or see the manager do. Both spellings where British and
-# American differ, since coaches write both.
-ACTION_VERBS = frozenset("""
-    ask state confirm pause summarise summarize stop name repeat write open close
-    check say read play let wait record log quote request restate paraphrase probe
-    invite tell note share set agree replace listen start begin end finish use
-    list point show-the replay review call book send schedule follow mark look
-    put add type compare bring answer explain
-""".split())
-# Verbs that name a goal, a trait or a state of mind: nothing to hear in the next call.
-_GOAL_VERBS = frozenset("""
-    improve be become get drive focus work increase own hold make have try think
-    understand demonstrate show prioritise prioritize leverage coach develop build
-    enhance boost grow master embrace adopt strengthen optimise optimize learn
-    encourage empower foster support manage handle consider remember need should
-    sell know feel care maintain ensure create keep
-""".split())
 # Comparatives that turn an action into an aim ("ask better questions").
 _COMPARATIVES = re.compile(r"\b(better|more|less|stronger|smarter|harder|deeper|clearer|"
-                           r"greater|higher|faster)\b(?!\s+than)")
-_ABSTRACT_NOUNS = re.compile(r"\b(discipline|accountability|proactive|proactivity|mindset|"
-                             r"skills?|presence|empathy|strategic|effective(?:ly)?|urgency|"
-                             r"ownership|excellence|confidence)\b")
+                           r"greater|higher|faster|tighter|sharper|crisper)\b(?!\s+than)")
+# Comparatives of quality are always aims; of quantity ("more questions about the
+# budget") they may be concrete enough, so only a warning when the rest is.
+_QUALITY_COMPARATIVES = frozenset("better stronger smarter deeper clearer greater tighter sharper "
+                                  "crisper".split())
+_ABSTRACT_NOUNS = re.compile(r"\b(discipline|accountability|proactivity|mindset|skills?|presence|"
+                             r"empathy|strategic(?:ally)?|urgency|ownership|excellence|confidence|"
+                             r"hygiene|alignment|engagement|leadership|expectations|energy|passion|enthusiasm|trust|"
+                             r"rapport|culture|vision|attitude|motivation|morale)\b")
+# A state the manager should be in: "hold reps accountable", "make sure they are aligned".
+_STATE_WORDS = re.compile(r"\b(accountable|proactive|effective(?:ly)?|aligned|engaged|motivated|"
+                          r"organi[sz]ed|comfortable|confident|curious|customer-centric|"
+                          r"empowered|inspired|positive|negative|data-driven)\b")
+# Qualities a coach hopes for: "ask strong questions" is an aim; further on ("ask what a
+# good outcome would be for the customer") the word may belong to what is asked.
+_HOPED_FOR = frozenset("strong good great powerful impactful meaningful robust rigorous "
+                       "rigorously thorough thoroughly solid insightful high-quality "
+                       "world-class".split())
+_STATES = ("being", "feeling", "thinking", "trying", "worrying")
 # Words that tie the behavior to someone or something concrete in the work.
 _ANCHORS = re.compile(
-    r"\b(rep|reps|customer|customers|buyer|prospect|client|next[- ]steps?|date|deadline|"
+    r"\b(rep|reps|customer|customers|buyer|buyers|prospect|client|next[- ]steps?|date|deadline|"
     r"crm|salesforce|hubspot|deal|deals|opportunit(?:y|ies)|forecast|pipeline review|"
-    r"1:1|one-to-one|call|demo|budget|pric(?:e|ing)|proposal|question|answer|meeting|"
-    r"criteri(?:on|a)|meddicc|spiced|stage|commit|risks?|words?|champion|decision)\b")
+    r"1:1|one-to-one|one-on-one|call|calls|demo|budget|pric(?:e|ing)|proposal|question|questions|"
+    r"answer|meeting|criteri(?:on|a)|meddicc|spiced|stage|commit|risks?|words?|champion|decision|"
+    r"talk time|recording|objection|competitor|discount|contract|email|session|review)\b")
 _SITUATION_OPENERS = ("when ", "whenever ", "during ", "in ", "at ", "before ", "after ", "if ",
-                      "once ", "each time ", "every time ", "on ", "for ", "as soon as ")
+                      "once ", "each time ", "every time ", "on ", "for ", "as soon as ",
+                      "next time ", "the next time ", "any time ", "anytime ", "each ", "every ")
 _SOFTENERS = ("always ", "consistently ", "explicitly ", "deliberately ", "first ", "then ",
-              "please ", "now ")
-_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']*'(?=\W|$)|:\s.*$")
+              "please ", "now ", "just ", "also ")
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|‘[^’]*’|'[^']*'(?=\W|$)|:\s.*$")
 _STEM = re.compile(r"(ing|ed|es|s)$")
+_WH_WORDS = frozenset("what who whom whose which where when why how whether".split())
+_PEOPLE = frozenset("rep reps customer customers buyer buyers manager managers you your they "
+                    "them their team".split())
 
 
 # An apostrophe counts only inside a word ("customer's"): a single quote around a
@@ -119,18 +130,62 @@ def _words(text: str) -> list[str]:
     return _WORD.findall(text.lower().replace("\u2019", "'"))
 
 
+def _looks_like_action(clause: str) -> bool:
+    """Does this clause start with something the manager does (a verb, known or not)?"""
+    words = _words(_QUOTED.sub(" ' ", clause))
+    if not words:
+        return False
+    first = words[0]
+    if first in ACTION_VERBS or first in SURE_GOAL_VERBS or first in SOFT_GOAL_VERBS:
+        return True
+    return len(words) > 1 and words[1] in VERB_FOLLOWERS
+
+
 def _strip_situation(text: str) -> str:
-    """'When the customer asks for information, ask ...' -> 'ask ...'."""
-    lowered = text.lower()
-    if lowered.startswith(_SITUATION_OPENERS) and "," in lowered:
-        lowered = lowered.split(",", 1)[1].strip()
+    """'When the customer asks for information, ask ...' -> 'ask ...'.
+
+    A trigger clause may open with any words ("Next time a deal slips a quarter,
+    ask ..."): it ends at the first comma, when what follows it is an action."""
+    lowered = text.lower().strip()
+    if "," in lowered:
+        head, rest = lowered.split(",", 1)
+        head_verb = (_words(head) or [""])[0]
+        if lowered.startswith(_SITUATION_OPENERS) or (
+                head_verb not in ACTION_VERBS and _looks_like_action(rest)):
+            lowered = rest.strip()
     changed = True
     while changed:
         changed = False
-        for softener in _SOFTENERS:
-            if lowered.startswith(softener):
-                lowered, changed = lowered[len(softener):], True
-    return lowered
+        for prefix in _SOFTENERS + SUBJECTS:
+            if lowered.startswith(prefix):
+                lowered, changed = lowered[len(prefix):], True
+    # "The manager asks ..." / "try asking ...": read the verb in its base form.
+    first, _, rest = lowered.partition(" ")
+    if first == "try" and rest.split(" ", 1)[0].endswith("ing"):
+        first, _, rest = rest.partition(" ")
+    base = _base_verb(first)
+    return f"{base} {rest}".strip() if base else lowered
+
+
+_ALL_VERBS = ACTION_VERBS | SURE_GOAL_VERBS | SOFT_GOAL_VERBS
+
+
+def _base_verb(word: str) -> str:
+    """'asks' -> 'ask', 'asking' -> 'ask', 'summarising' -> 'summarise', 'stopping' -> 'stop';
+    '' when the word is no known verb in another form."""
+    if word in _ALL_VERBS:
+        return word
+    candidates = []
+    if word.endswith("ing"):
+        stem = word[:-3]
+        candidates += [stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else ""]
+    elif word.endswith("ies"):
+        candidates.append(word[:-3] + "y")
+    elif word.endswith("es"):
+        candidates += [word[:-2], word[:-1]]
+    elif word.endswith("s"):
+        candidates.append(word[:-1])
+    return next((c for c in candidates if c and c in _ALL_VERBS), "")
 
 
 def _verb_of(clause: str) -> str:
@@ -138,24 +193,63 @@ def _verb_of(clause: str) -> str:
     return words[0] if words else ""
 
 
-def _extra_actions(body: str) -> list[str]:
-    """Second imperative actions joined to the first ('..., confirm the date, and write ...')."""
+def _key_words(text: str) -> set[str]:
+    return {_STEM.sub("", w) for w in _words(text)
+            if w not in _STOPWORDS and w not in _PEOPLE and len(w) > 2} - {""}
+
+
+def _related(first: str, second: str) -> str:
+    """How the second action is tied to the first: "refers back", "same topic" or ""."""
+    second_words = _words(second)
+    if any(w in BACK_REFERENCES for w in second_words[1:]):
+        return "refers back"
+    if _key_words(first) & _key_words(" ".join(second_words[1:])):
+        return "same topic"
+    a, b = set(_words(first)), set(second_words[1:])
+    if any(a & group and b & group for group in TOPIC_GROUPS):
+        return "same topic"
+    return ""
+
+
+_JOIN = re.compile(r"(?:[,;]\s*(?:and\s+)?(?:then\s+)?|\band\s+(?:then\s+)?|\bthen\s+)([a-z][a-z-]*)\b")
+
+
+def _second_actions(body: str) -> tuple[list[tuple[str, str]], bool]:
+    """Actions joined to the first: [(verb, how it is tied to what comes before)], and
+    whether the text says "and also" (or ';', "as well as"): plainly another behavior."""
     unquoted = _QUOTED.sub(" ", body)
+    marked = bool(re.search(r"\band also\b|\bas well as\b|[,;]\s*also\b", unquoted))
     found = []
-    if re.search(r"\band also\b|\bas well as\b|;", unquoted):
-        found.append("and also")
-    for m in re.finditer(r"(?:,\s*(?:and\s+)?(?:then\s+)?|\band\s+(?:then\s+)?|\bthen\s+)([a-z]+)\b",
-                         unquoted):
+    for m in _JOIN.finditer(unquoted):
         verb = m.group(1)
         preceding = unquoted[:m.start()].rstrip()
+        after = _words(unquoted[m.end():])
         # "ask the rep to state X and confirm Y" describes what the rep does, not a second action.
-        if verb in ACTION_VERBS and not re.search(r"\bto\s+\w+[^,]*$", preceding):
-            found.append(verb)
-    return found
+        if re.search(r"\bto\s+\w+[^,]*$", preceding):
+            continue
+        known = verb in ACTION_VERBS or verb in SURE_GOAL_VERBS or verb in SOFT_GOAL_VERBS
+        if not known and (verb in _STOPWORDS or verb in _WH_WORDS or not after
+                          or after[0] not in DETERMINERS or verb.endswith(("ing", "s"))):
+            continue
+        # A verb is followed by its object ("and move the meeting"); "and call length" is a noun.
+        if after and after[0] not in VERB_FOLLOWERS and not after[0].endswith("ing"):
+            continue
+        clause = unquoted[m.start(1):]
+        how = _related(preceding, clause)
+        if not how and len(_words(re.split(r",|\band\b|\bthen\b", clause)[0])) < 3:
+            how = "same topic"  # "..., end the discussion and move on": a last step, not a behavior
+        found.append((verb, how))
+    return found, marked
 
 
 def check_behavior(text: str) -> list[Finding]:
-    """Findings on one behavior text; [] means specific enough to coach."""
+    """Findings on one behavior text; [] means specific enough to coach.
+
+    An error only where the check is sure: no action at all, a trait, a goal with
+    nothing to hear or see, or plainly more than one behavior. Anything less sure
+    (a verb it does not know, two actions that may be one behavior in two steps,
+    nobody named) is a warning with the reason.
+    """
     component = "behavior"
     stripped = (text or "").strip()
     if not stripped:
@@ -163,60 +257,116 @@ def check_behavior(text: str) -> list[Finding]:
     body = _strip_situation(stripped).strip(" .!?")
     words = _words(body)
     verb = words[0] if words else ""
+    after = words[1] if len(words) > 1 else ""
+    unquoted_body = _QUOTED.sub(" ", body)
+    state = _STATE_WORDS.search(unquoted_body)
+    hoped = next((w for w in _words(unquoted_body)[1:4] if w in _HOPED_FOR), None)
+    if state is None and hoped:
+        state = re.search(rf"\b({re.escape(hoped)})\b", unquoted_body)
+    abstract = state or _ABSTRACT_NOUNS.search(unquoted_body)
+    comparative = _COMPARATIVES.search(unquoted_body)
     findings: list[Finding] = []
 
-    if verb in ACTION_VERBS and verb in ("stop", "start", "begin", "keep") and len(words) > 1 \
-            and words[1] in ("being", "feeling", "thinking", "trying", "worrying"):
-        findings.append(Finding(
-            component, Severity.ERROR,
-            f"\"{verb} {words[1]} ...\" describes a state of mind, not something you can hear.",
-            f"Name what the manager will stop or start saying or doing. {_SUGGEST_BEHAVIOR}"))
-    elif verb not in ACTION_VERBS:
-        if verb in _GOAL_VERBS or not verb:
-            reason = (f"\"{stripped}\" is a goal or a trait, not an action: "
-                      "there is nothing to hear in the next call or pipeline review.")
-        elif _COMPARATIVES.match(body) or verb in ("more", "less", "better"):
-            reason = f"\"{stripped}\" names an aim, not an action the manager can take."
-        else:
-            reason = (f"The behavior starts with \"{verb}\", which is not an observable action "
-                      "(ask, state, confirm, pause, summarise, stop, name, repeat, write, "
-                      "open with, close with ...).")
-        findings.append(Finding(component, Severity.ERROR, reason,
-                                f"Start with the action. {_SUGGEST_BEHAVIOR}"))
+    def error(reason: str, suggestion: str = f"Start with the action. {_SUGGEST_BEHAVIOR}") -> None:
+        findings.append(Finding(component, Severity.ERROR, reason, suggestion))
 
-    unquoted_body = _QUOTED.sub(" ", body)
+    def warning(reason: str, suggestion: str = _SUGGEST_BEHAVIOR) -> None:
+        findings.append(Finding(component, Severity.WARNING, reason, suggestion))
+
+    goal_reason = (f"\"{stripped}\" is a goal or a trait, not an action: "
+                   "there is nothing to hear in the next call or pipeline review.")
+    verb_known = verb in ACTION_VERBS
+    causative = re.match(r"get (?:\w+ ){1,3}?to (\w+)", body)
+    phrase = next((p for p in VAGUE_PHRASES if re.search(rf"\b{re.escape(p)}\b", unquoted_body)), None)
+    if verb in ("stop", "start", "begin", "keep", "quit") and (
+            after in _STATES or _base_verb(after) in SURE_GOAL_VERBS):
+        error(f"\"{verb} {after} ...\" describes a state of mind or an aim, not something you can hear.",
+              f"Name what the manager will stop or start saying or doing. {_SUGGEST_BEHAVIOR}")
+    elif not verb:
+        error(goal_reason)
+    elif len(words) <= 2 and verb not in ("stop", "quit") and not _QUOTED.search(body) \
+            and not _ANCHORS.search(" ".join(w for w in words if w not in ("question", "questions"))):
+        error(f"\"{stripped}\" names an activity, not a behavior: say when, to whom or what "
+              "exactly, so you could hear it in the next call or pipeline review.")
+    elif phrase:
+        error(f"\"{phrase}\" names an aim, not an action: there is nothing to hear in the next "
+              "call or pipeline review.")
+    elif causative and verb == "get":
+        if causative.group(1) not in ACTION_VERBS:
+            error(goal_reason)
+    elif len(words) > 1 and (
+            (not _ANCHORS.search(stripped.lower())
+             and all(w in MANNER_WORDS or w.endswith("ly") for w in words[1:]))
+            or (len(words) <= 4 and words[-1] in MANNER_WORDS and words[-1].endswith("ly"))):
+        error(f"\"{stripped}\" says how or how often, not what: name what the manager will do "
+              "or say.")
+    elif verb in ("more", "less", "better") or _COMPARATIVES.match(body):
+        error(f"\"{stripped}\" names an aim, not an action the manager can take.")
+    elif verb in SURE_GOAL_VERBS and after not in GOAL_VERBS_AS_ACTIONS.get(verb, ()):
+        error(goal_reason)
+    elif verb in SURE_GOAL_VERBS:
+        warning(f"\"{verb} {after} ...\" can be an action or an aim; check that you could hear "
+                "or see it in the next call or pipeline review.")
+    elif verb in ("raise", "lift", "push") and METRIC_NOUNS & set(words):
+        error(goal_reason)
+    elif verb in SOFT_GOAL_VERBS:
+        # "Support the reps": a person alone is nothing to hear; a call, a date, the CRM is.
+        concrete = _ANCHORS.search(" ".join(w for w in _words(stripped) if w not in _PEOPLE))
+        if abstract or comparative or not concrete:
+            error(goal_reason)
+        else:
+            warning(f"\"{verb}\" often names an aim rather than an action; check that you could "
+                    "hear or see it in the next call or pipeline review.")
+    elif not verb_known:
+        if after in VERB_FOLLOWERS or len(words) == 1:
+            warning(f"\"{verb}\" is not a verb the check knows; make sure it is something you "
+                    "could hear or see the manager do.")
+        elif not any(w in ACTION_VERBS for w in words):
+            error(f"\"{stripped}\" names a topic or an aim: the check finds no action in it "
+                  "saying what the manager will do.")
+        else:
+            warning(f"The behavior starts with \"{verb}\", which the check does not know as an "
+                    "action; start with what the manager will do or say.")
+
+    if verb in TOPIC_VERBS and not _QUOTED.search(body) and "?" not in stripped:
+        warning(f"\"{verb}\" names a conversation, not what is said in it; write the question "
+                "or the point the manager will make.")
+
     # The situation counts here: "When the customer asks ..." says who it is about.
     # A quoted question is exactly "what the manager will say".
     anchored = bool(_ANCHORS.search(stripped.lower()) or "?" in stripped or _QUOTED.search(body))
-    if comparative := _COMPARATIVES.search(unquoted_body):
-        severity = Severity.WARNING if anchored and not _ABSTRACT_NOUNS.search(unquoted_body) \
-            else Severity.ERROR
-        findings.append(Finding(
-            component, severity,
+    already = any(f.severity == Severity.ERROR for f in findings)
+    trailing = comparative and not _words(unquoted_body[comparative.end():])  # "coach the reps more"
+    if comparative and not already:
+        sure = (not anchored or abstract or trailing
+                or comparative.group(1) in _QUALITY_COMPARATIVES)
+        (error if sure else warning)(
             f"\"{comparative.group(1)}\" makes this an aim; say exactly what will be asked or done.",
             "Write the question or the action itself, e.g. ask \"What will you review, and who "
-            "else needs to be involved?\""))
-    elif abstract := _ABSTRACT_NOUNS.search(unquoted_body):
-        findings.append(Finding(
-            component, Severity.ERROR,
+            "else needs to be involved?\"")
+    elif abstract and not already:
+        # The quality is what the manager is asked to bring ("bring energy to the meeting"):
+        # an aim. Further on it may belong to what is asked ("ask about strategic priorities").
+        direct = abstract.group(1) in _words(unquoted_body)[1:3]
+        (warning if verb_known and anchored and not state and not direct else error)(
             f"\"{abstract.group(1)}\" is an abstract quality, not something you can hear.",
-            _SUGGEST_BEHAVIOR))
+            _SUGGEST_BEHAVIOR)
 
-    extra = _extra_actions(body)
-    if extra:
-        joined = "\"and also\"" if extra == ["and also"] else \
-            ", ".join(f"\"{v}\"" for v in extra if v != "and also")
-        findings.append(Finding(
-            component, Severity.ERROR,
-            f"This is more than one behavior ({joined} adds another action).",
-            "Keep one behavior here and write the other as a second item, or park it."))
+    joined, marked = _second_actions(body)
+    unrelated = [v for v, how in joined if not how]
+    if marked or len(joined) >= 2 or unrelated:
+        names = ", ".join(f"\"{v}\"" for v, _ in joined) or "\"and also\""
+        error(f"This is more than one behavior ({names} adds another action).",
+              "Keep one behavior here and write the other as a second item, or park it.")
+    elif joined and joined[0][1] == "same topic":
+        warning(f"\"{joined[0][0]}\" adds a second action; keep it only if both are one "
+                "behavior in two steps.",
+                "Otherwise keep one behavior here and write the other as a second item.")
 
     if not findings and (not anchored or len(words) < 3):
-        findings.append(Finding(
-            component, Severity.ERROR,
-            "The behavior doesn't say what the manager will say or to whom.",
-            "Name the person or the thing it is about: the rep, the customer, the next step, "
-            "a date, the exact question."))
+        warning("The behavior doesn't say what the manager will say or to whom.",
+                "Name the person or the thing it is about: the rep, the customer, the next step, "
+                "a date, the exact question.")
     return findings
 
 
@@ -241,7 +391,7 @@ _WHERE_WORDS = re.compile(
     r"forecast|meeting|demo|opportunit(?:y|ies)|note|notes|session|role-play|zoom|teams)\b")
 
 
-def _key_words(text: str) -> set[str]:
+def _practice_words(text: str) -> set[str]:
     return {_STEM.sub("", w) for w in _words(text)
             if w not in _STOPWORDS and len(w) > 2} - {""}
 
@@ -275,7 +425,7 @@ def _check_practice(item: ItemDraft) -> list[Finding]:
             "times.\""))
         return findings
     behavior = item.behavior_text or ""
-    shared = _key_words(task) & _key_words(behavior)
+    shared = _practice_words(task) & _practice_words(behavior)
     if not shared and not _REFERS_TO_BEHAVIOR.search(task.lower()):
         findings.append(Finding(
             "practice", Severity.ERROR, "The practice task isn't tied to the behavior.",

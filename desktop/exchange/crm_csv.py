@@ -71,6 +71,12 @@ class ParsedExport:
     delimiter: str = ","
     #: the date order used for slashed dates (None: the file had none)
     day_first: bool | None = None
+    #: why that order: "line 4: 31-1-2019 can only be day/month", "the coach chose it"...
+    day_first_reason: str = ""
+    #: (line, cell, date as read) of close dates whose order was a choice, for the preview
+    ambiguous_dates: list[tuple[int, str, date]] = field(default_factory=list)
+    #: True when some Last Modified Date has no offset (read in the import's time zone)
+    naive_times: bool = False
 
 
 class _WrongEncoding(Exception):
@@ -97,13 +103,17 @@ def _sniff_encoding(head: bytes, source: str) -> str:
             return "utf-16-le"
         if even > 0.3 * pairs and odd < 0.05 * pairs:
             return "utf-16-be"
-        raise CrmImportError(f"{source}: this is binary data, not a CSV file")
+        # A few NULs in text are a rich-text field's stray bytes (real org backups
+        # have them); binary data has them everywhere.
+        controls = sum(1 for b in head if b < 0x20 and b not in b"\t\r\n\f\v")
+        if controls > max(8, len(head) // 100):
+            raise CrmImportError(f"{source}: this is binary data, not a CSV file")
     return "utf-8"
 
 
 def _check_text(sample: str, source: str) -> None:
     controls = sum(1 for ch in sample if ch < " " and ch not in "\t\r\n\f\v")
-    if "\x00" in sample or controls > max(8, len(sample) // 100):
+    if controls > max(8, len(sample) // 100):
         raise CrmImportError(f"{source}: this is binary data, not a CSV file")
 
 
@@ -247,9 +257,10 @@ def _read_rows(fh, source: str, crm, columns, delimiter: str, day_first,
         if not filled:
             blank_before = True
             continue
-        if "\x00" in "".join(cells):  # past the sniffed start: a binary tail
-            raise CrmImportError(f"{source}: line {line}: binary data (a NUL byte), "
-                                 "not CSV text")
+        nul = next((f for f, i in wanted if i < len(cells) and "\x00" in cells[i]), None)
+        if nul is not None:  # a column Callmark reads; NULs elsewhere are never read
+            raise CrmImportError(f"{source}: line {line}: column {match.columns[nul]!r} holds "
+                                 "binary data (a NUL byte), not text")
         if footer_from is not None:
             if len(filled) > 1:
                 raise CrmImportError(f"{source}: line {line}: a data row after the report "
@@ -281,18 +292,32 @@ def _read_rows(fh, source: str, crm, columns, delimiter: str, day_first,
         values = {f: cells[i].strip() for f, i in wanted}
         values["external_id"] = ext_id
         raw.append((line, values))
-    day_first = _decide_day_first(raw, match, source, day_first, warnings)
+    day_first, why, ambiguous = _decide_day_first(raw, match, source, day_first, warnings)
     names = match.columns
     rows = [_to_row(line, values, names, source, day_first) for line, values in raw]
     if not rows:
         warnings.append("the export has a header but no opportunities")
-    return ParsedExport(match.crm, rows, warnings, source, match.columns, day_first=day_first)
+    if "next_step" not in names:
+        warnings.append("this export has no Next step column: the next-step check can't tell "
+                        "from it whether a next step was recorded")
+    if "last_modified" not in names:
+        warnings.append("this export has no Last Modified Date column: each change is dated "
+                        "by this import, so a change found after a call may predate it")
+    by_line = {r.line: r for r in rows}
+    samples = [(line, text, by_line[line].close_date) for line, text in ambiguous
+               if by_line[line].close_date is not None]
+    naive = any(r.last_modified is not None and r.last_modified.tzinfo is None for r in rows)
+    return ParsedExport(match.crm, rows, warnings, source, match.columns, day_first=day_first,
+                        day_first_reason=why, ambiguous_dates=samples, naive_times=naive)
 
 
-def _decide_day_first(raw, match, source, day_first, warnings) -> bool | None:
+def _decide_day_first(raw, match, source, day_first, warnings):
+    """(day_first, why, [(line, close-date cell)] whose reading depends on the order)."""
     dated = [f for f in DATE_FIELDS if f in match.indexes]
     proof: dict[bool, tuple[int, str]] = {}
     ambiguous = None
+    dashed = None  # d-m-yyyy with both parts 12 or less: how day-first locales write dates
+    samples: list[tuple[int, str]] = []
     for line, values in raw:
         for f in dated:
             v = values[f]
@@ -301,6 +326,10 @@ def _decide_day_first(raw, match, source, day_first, warnings) -> bool | None:
             hint = date_order_hint(v)
             if hint is None:
                 ambiguous = ambiguous or (line, v)
+                if dashed is None and _is_dashed(v):
+                    dashed = (line, v)
+                if f == "close_date" and len(samples) < 5:
+                    samples.append((line, v))
             else:
                 proof.setdefault(hint, (line, v))
     if True in proof and False in proof:
@@ -308,14 +337,24 @@ def _decide_day_first(raw, match, source, day_first, warnings) -> bool | None:
         raise CrmImportError(f"{source}: dates disagree on their order: line {l1} has {v1} "
                              f"(day/month) and line {l2} has {v2} (month/day)")
     if day_first is not None:
-        return day_first
+        return day_first, "chosen at import", samples
     if proof:
-        return next(iter(proof))
+        order = next(iter(proof))
+        line, v = proof[order]
+        return order, f"line {line}: {v} can only be {'day/month' if order else 'month/day'}", samples
+    if dashed:
+        return True, (f"line {dashed[0]}: {dashed[1]} is written with dashes, as day-first "
+                      "locales write dates"), samples
     if ambiguous:
         warnings.append(f"dates such as {ambiguous[1]} (line {ambiguous[0]}) were read as "
                         "month/day (US); choose day/month if the export uses it")
-        return False
-    return None
+        return False, "nothing in the file proves the order; month/day (US) is the default", samples
+    return None, "", samples
+
+
+def _is_dashed(text: str) -> bool:
+    head = text.strip().split()[0] if text.strip() else ""
+    return head.count("-") == 2 and "/" not in head
 
 
 def _to_row(line: int, values: dict[str, str], columns: dict[str, str], source: str,

@@ -68,14 +68,25 @@ class ImportPlan:
     older: list[OpportunityRow] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    #: the order day/month dates are read in (None: the export has no such dates), and why
+    day_first: bool | None = None
+    day_first_reason: str = ""
+    #: (line, cell, close date as read) where the order decides the date
+    date_samples: list[tuple[int, str, date]] = field(default_factory=list)
 
     def summary(self) -> dict[str, object]:
         """The `callmark crm import --json` object. Older rows count as unchanged:
-        nothing is written for them."""
-        return {"crm": str(self.crm), "created": len(self.created),
-                "updated": len(self.updated),
-                "unchanged": len(self.unchanged) + len(self.older),
-                "errors": len(self.errors)}
+        nothing is written for them. "dates" is there when the order of day and month
+        decides some close date (03/04/2026), to show which order was read."""
+        out: dict[str, object] = {"crm": str(self.crm), "created": len(self.created),
+                                  "updated": len(self.updated),
+                                  "unchanged": len(self.unchanged) + len(self.older),
+                                  "errors": len(self.errors)}
+        if self.day_first is not None and self.date_samples:
+            out["dates"] = {"order": date_order_name(self.day_first), "why": self.day_first_reason,
+                            "examples": [{"line": line, "cell": cell, "read_as": when.isoformat()}
+                                         for line, cell, when in self.date_samples]}
+        return out
 
     @property
     def writes_anything(self) -> bool:
@@ -94,7 +105,9 @@ def _comparable(a: datetime, b: datetime) -> bool:
 def plan_import(parsed: ParsedExport,
                 existing: dict[str, OpportunitySnapshot]) -> ImportPlan:
     """Compare an export with the stored opportunities of the same CRM, keyed by id."""
-    plan = ImportPlan(parsed.crm, parsed.source, warnings=list(parsed.warnings))
+    plan = ImportPlan(parsed.crm, parsed.source, warnings=list(parsed.warnings),
+                      day_first=parsed.day_first, day_first_reason=parsed.day_first_reason,
+                      date_samples=list(parsed.ambiguous_dates))
     compared = [f for f in COMPARED_FIELDS if f in parsed.columns]
     for row in parsed.rows:
         old = existing.get(row.external_id)
@@ -139,4 +152,21 @@ def preview_lines(plan: ImportPlan) -> list[str]:
         diffs = "; ".join(f"{c.field.replace('_', ' ')} {_show(c.old)} -> {_show(c.new)}"
                           for c in upd.changes)
         lines.append(f"update {upd.row.external_id} {_show(upd.row.name)}: {diffs}")
+    return lines
+
+
+def date_order_name(day_first: bool) -> str:
+    return "day/month" if day_first else "month/day"
+
+
+def date_order_lines(plan: ImportPlan, flip: str | None = None) -> list[str]:
+    """How the export's day/month dates are read, with close dates as they will be stored,
+    so the coach can flip the order before anything is written (`flip`: how, in words)."""
+    if plan.day_first is None or not plan.date_samples:
+        return []
+    other = flip or f"reading dates as {date_order_name(not plan.day_first)}"
+    lines = [f"dates read as {date_order_name(plan.day_first)} ({plan.day_first_reason})"]
+    for line, cell, when in plan.date_samples:
+        lines.append(f"  line {line}: close date {cell} -> {when.strftime('%d %B %Y').lstrip('0')}")
+    lines.append(f"  if these are wrong, preview again {other}")
     return lines

@@ -23,8 +23,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timezone, tzinfo
 from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -161,10 +162,25 @@ def remember_columns(store: Store, mapping: Mapping[str, str] | None) -> dict[st
     return current
 
 
-def _naive_utc(value: datetime | None) -> datetime | None:
-    if value is not None and value.tzinfo is not None:
-        return value.astimezone(timezone.utc).replace(tzinfo=None)
-    return value
+def _naive_utc(value: datetime | None, time_zone: tzinfo | None = None) -> datetime | None:
+    """UTC without tzinfo, as the store keeps times. A time without an offset is in
+    `time_zone` (the coach's choice at import), else in the machine's own zone."""
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=time_zone) if time_zone is not None else value.astimezone()
+    return value.astimezone(timezone.utc).replace(tzinfo=None)
+
+
+def parse_time_zone(name: str | None) -> tzinfo | None:
+    """An IANA zone name ("Europe/Amsterdam", "UTC"); None or "" is the machine's zone."""
+    if not name:
+        return None
+    try:
+        return ZoneInfo(name.strip())
+    except (ZoneInfoNotFoundError, ValueError):
+        raise CallmarkError(f"time zone {name!r}: not a known zone name "
+                            "(e.g. Europe/Amsterdam, America/New_York, UTC)") from None
 
 
 def read_export(path: str | Path, crm: Crm | str | None = None,
@@ -213,25 +229,38 @@ def _snapshots(session: Session, crm: Crm) -> dict[str, PlannedSnapshot]:
     return out
 
 
-def _plan(session: Session, parsed: ParsedExport) -> ImportPlan:
-    # Compare CRM times in UTC, as the store keeps them.
-    parsed.rows = [dataclasses.replace(r, last_modified=_naive_utc(r.last_modified))
-                   for r in parsed.rows]
-    return plan_import(parsed, _snapshots(session, parsed.crm))
+def _plan(session: Session, parsed: ParsedExport, time_zone: tzinfo | None = None) -> ImportPlan:
+    # Compare CRM times in UTC, as the store keeps them; the parsed export stays as read.
+    in_utc = dataclasses.replace(parsed, rows=[
+        dataclasses.replace(r, last_modified=_naive_utc(r.last_modified, time_zone))
+        for r in parsed.rows])
+    plan = plan_import(in_utc, _snapshots(session, parsed.crm))
+    if parsed.naive_times:
+        plan.warnings.append(f"Last Modified Date times have no time zone: read as "
+                             f"{zone_name(time_zone)} and stored in UTC")
+    return plan
+
+
+def zone_name(time_zone: tzinfo | None) -> str:
+    if time_zone is None:
+        return f"this computer's time zone ({datetime.now().astimezone().tzname()})"
+    return str(time_zone)
 
 
 def preview_import(store: Store, path: str | Path, crm: Crm | str | None = None,
                    columns: Mapping[str, str] | None = None,
-                   day_first: bool | None = None, *, parsed: ParsedExport | None = None) -> ImportPlan:
+                   day_first: bool | None = None, *, parsed: ParsedExport | None = None,
+                   time_zone: tzinfo | None = None) -> ImportPlan:
     """What importing `path` would create and update. Writes nothing.
 
     columns: field -> header; None uses the mapping remembered in the store.
     parsed: an export already read with `read_export` (the GUI reads it off its thread).
+    time_zone: the zone of times written without an offset (None: the machine's).
     Raises CrmImportError (file and line) for an export Callmark refuses.
     """
     parsed = parsed or _parse(store, path, crm, columns, day_first)
     with store.read() as session:
-        return _plan(session, parsed)
+        return _plan(session, parsed, time_zone)
 
 
 def _set_fields(opp: Opportunity, row: OpportunityRow, names) -> None:
@@ -244,11 +273,13 @@ def _set_fields(opp: Opportunity, row: OpportunityRow, names) -> None:
 
 def apply_import(store: Store, path: str | Path, crm: Crm | str | None = None,
                  columns: Mapping[str, str] | None = None, day_first: bool | None = None,
-                 *, now: datetime | None = None, parsed: ParsedExport | None = None) -> ImportResult:
+                 *, now: datetime | None = None, parsed: ParsedExport | None = None,
+                 time_zone: tzinfo | None = None) -> ImportResult:
     """Import an export: everything is read and checked first, then written in one transaction.
 
     now: the import's time (naive UTC; tests script timelines with it).
     parsed: an export already read with `read_export` (what the coach previewed).
+    time_zone: the zone of times written without an offset (None: the machine's).
     """
     parsed = parsed or _parse(store, path, crm, columns, day_first)
     imported_at = _naive_utc(now) or utcnow()
@@ -257,7 +288,9 @@ def apply_import(store: Store, path: str | Path, crm: Crm | str | None = None,
                             "close_date", "owner") if f in parsed.columns]
     with store.write() as session:
         # Planned inside the write transaction: nothing can change between plan and write.
-        plan = _plan(session, parsed)
+        plan = _plan(session, parsed, time_zone)
+        has_next_step = "next_step" in parsed.columns
+        dated_by_crm = "last_modified" in parsed.columns
         if plan.errors:
             raise CrmImportError(f"{source}: {plan.errors[0]}")
         result = ImportResult(plan)
@@ -265,9 +298,10 @@ def apply_import(store: Store, path: str | Path, crm: Crm | str | None = None,
             select(Opportunity).where(Opportunity.crm == parsed.crm))}
         created = []
         for row in plan.created:
-            opp = Opportunity(crm=parsed.crm, external_id=row.external_id, updated_at=imported_at)
+            opp = Opportunity(crm=parsed.crm, external_id=row.external_id, updated_at=imported_at,
+                              next_step_seen_at=imported_at if has_next_step else None)
             _set_fields(opp, row, compared)
-            opp.history.append(_snapshot(opp, row, imported_at, source))
+            opp.history.append(_snapshot(opp, row, imported_at, source, has_next_step, dated_by_crm))
             session.add(opp)
             created.append(opp)
             result.history_added += 1
@@ -275,22 +309,29 @@ def apply_import(store: Store, path: str | Path, crm: Crm | str | None = None,
             opp = by_id[upd.row.external_id]
             _set_fields(opp, upd.row, [c.field for c in upd.changes])
             opp.updated_at = imported_at
+            if has_next_step:
+                opp.next_step_seen_at = imported_at
             if any(c.field in HISTORY_FIELDS for c in upd.changes):
-                opp.history.append(_snapshot(opp, upd.row, imported_at, source))
+                opp.history.append(_snapshot(opp, upd.row, imported_at, source, has_next_step,
+                                             dated_by_crm))
                 result.history_added += 1
         for row in plan.unchanged:
-            by_id[row.external_id].updated_at = imported_at  # seen again, unchanged
+            opp = by_id[row.external_id]
+            opp.updated_at = imported_at  # seen again, unchanged
+            if has_next_step:
+                opp.next_step_seen_at = imported_at
         session.flush()
         result.written = [o.id for o in created] + [by_id[u.row.external_id].id
                                                     for u in plan.updated]
     return result
 
 
-def _snapshot(opp: Opportunity, row: OpportunityRow, imported_at: datetime,
-              source: str) -> OpportunitySnapshot:
+def _snapshot(opp: Opportunity, row: OpportunityRow, imported_at: datetime, source: str,
+              has_next_step: bool, dated_by_crm: bool) -> OpportunitySnapshot:
     return OpportunitySnapshot(as_of=row.last_modified or imported_at, source_file=source,
                                stage=opp.stage, next_step=opp.next_step,
-                               next_step_date=opp.next_step_date)
+                               next_step_date=opp.next_step_date, next_step_known=has_next_step,
+                               dated_by_crm=dated_by_crm and row.last_modified is not None)
 
 
 # --- opportunities and links -------------------------------------------------------------------
@@ -365,9 +406,16 @@ def _after(as_of: datetime, call_at: datetime | None) -> bool | None:
 
 
 def _history_values(opp: Opportunity) -> list[NextStepValue]:
-    values = [NextStepValue(s.as_of, s.next_step, s.next_step_date) for s in opp.history]
-    # The last import that saw it unchanged also tells what the next step was then.
-    values.append(NextStepValue(opp.updated_at, opp.next_step, opp.next_step_date))
+    values = [NextStepValue(s.as_of, s.next_step, s.next_step_date, s.next_step_known,
+                            s.dated_by_crm) for s in opp.history]
+    # The last import that saw it unchanged also tells what the next step was then,
+    # if that export had a Next step column.
+    seen = opp.next_step_seen_at
+    values.append(NextStepValue(seen or opp.updated_at, opp.next_step, opp.next_step_date,
+                                known=seen is not None, crm_time=False))
+    if seen is not None and opp.updated_at > seen:
+        values.append(NextStepValue(opp.updated_at, opp.next_step, opp.next_step_date,
+                                    known=False, crm_time=False))
     return values
 
 

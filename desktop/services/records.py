@@ -328,7 +328,12 @@ def _find_or_make_call(session: Session, part: rec.Call) -> tuple[Call, bool]:
                     recorded_at=_naive(part.recorded_at), source=CallSource(part.source) if part.source else None)
         session.add(call)
         session.flush()
-    # Fill what the library does not know yet; never overwrite what the coach set here.
+    # Fill what the library does not know yet; never overwrite what the coach set here
+    # (a call added here keeps its own title).
+    if call.recorded_at is None and part.recorded_at is not None:
+        call.recorded_at = _naive(part.recorded_at)
+    if call.source is None and part.source:
+        call.source = CallSource(part.source)
     if call.manager is None and part.manager is not None:
         call.manager = person(session, part.manager.name, Role.MANAGER)
     reps = [p.name for p in part.participants or () if p.role == Role.REP]
@@ -336,9 +341,11 @@ def _find_or_make_call(session: Session, part: rec.Call) -> tuple[Call, bool]:
         call.rep = person(session, reps[0], Role.REP)
     if call.opportunity is None and part.opportunity is not None:
         call.opportunity = _opportunity(session, part.opportunity)
-    if created:
-        for participant in part.participants or ():
-            _speaker(session, call, participant.name, Role(participant.role))
+    for participant in part.participants or ():  # the customer's name, who the rep is
+        role = Role(participant.role)
+        if role == Role.REP and call.rep is not None and call.rep.name != participant.name:
+            continue  # the coach named another rep here; the record does not overrule that
+        _speaker(session, call, participant.name, role)
     session.flush()
     return call, created
 

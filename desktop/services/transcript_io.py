@@ -1,8 +1,10 @@
 """Bring a Zoom/Teams/SRT/JSON transcript into a call, and write a call's transcript out.
 
-An import is all or nothing: every cue in the file is counted, and if any
-cue cannot be read the import is refused with one `FILE, line N: reason` line
-per cue (unless the coach asks to keep the readable ones). Exports are written
+An import is all or nothing: every cue in the file is counted; what a
+reader skips (an empty cue, a WebVTT block the specification skips) is named
+by line in the summary, and if an SRT cue cannot be read at all the import is
+refused with one `FILE, line N: reason` line per cue (unless the coach asks
+to keep the readable ones). Exports are written
 whole or not at all (desktop.exchange.safe_write).
 """
 
@@ -41,7 +43,7 @@ class ImportSummary:
     source_file: str
     cue_count: int
     imported: int
-    skipped: list[str] = field(default_factory=list)  # `FILE, line N: reason`, when partial was allowed
+    skipped: list[str] = field(default_factory=list)  # `FILE, line N: reason`: skipped blocks and cues
     speakers: list[str] = field(default_factory=list)
     transcript_id: int | None = None
 
@@ -67,7 +69,15 @@ def read_transcript_file(path: str | Path, *, keep_readable: bool = False) -> tu
         raise TranscriptImportError(
             f"{path}: {len(problems)} of {parsed.cue_count} cues could not be read; nothing was imported "
             "(fix them, or import the readable cues only)", problems)
-    return parsed.segments, parsed.cue_count, problems
+    # What a reader skips (an empty cue, a block with bad timings) is reported, never refused.
+    skipped = sorted(parsed.skipped_lines(path) + problems, key=_line_of)
+    return parsed.segments, parsed.cue_count, skipped
+
+
+def _line_of(problem_line: str) -> int:
+    _, _, rest = problem_line.rpartition(", line ")
+    number = rest.split(":", 1)[0]
+    return int(number) if number.isdigit() else 0
 
 
 def import_transcript(store: Store, call_id: int, path: str | Path, *,

@@ -16,11 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from desktop.errors import CallmarkError
-from desktop.transcription.segments import (
-    Segment,
-    segments_from_json_obj,
-    segments_to_json_obj,
-)
+from desktop.transcription.segments import Segment, segments_from_json_obj, segments_to_json_obj
+from desktop.transcription.webvtt import cue_text, has_signature, parse_vtt
 
 EXPORT_FORMATS = ("txt", "srt", "vtt", "json")
 
@@ -49,10 +46,11 @@ class SubtitleProblem:
 
 @dataclass(slots=True)
 class SubtitleParse:
-    """What a subtitle file held: the cues read, and each cue not read."""
+    """What a subtitle file held: the cues read, each cue skipped, each cue not readable."""
 
     segments: list[Segment]
-    problems: list[SubtitleProblem] = field(default_factory=list)
+    problems: list[SubtitleProblem] = field(default_factory=list)  # unreadable: the import refuses
+    skipped: list[SubtitleProblem] = field(default_factory=list)  # what a reader skips, e.g. empty cues
     cue_count: int = 0  # cues found in the file, read or not
     kind: str = "vtt"  # "vtt" or "srt"
     encoding: str = "utf-8"
@@ -61,23 +59,29 @@ class SubtitleParse:
         """One line per unread cue, `FILE, line N: reason`, for the CLI and dialogs."""
         return [f"{path}, line {p.line}: {p.reason}" for p in self.problems]
 
+    def skipped_lines(self, path: str | Path) -> list[str]:
+        """One line per block skipped as a reader skips it, `FILE, line N: reason`."""
+        return [f"{path}, line {p.line}: {p.reason}" for p in self.skipped]
+
 
 # ---------------------------------------------------------------- decoding
 
 def decode_subtitle_bytes(data: bytes, path: str | Path = "<bytes>") -> tuple[str, str]:
-    """Decode UTF-8 (with or without BOM), UTF-16 (BOM, or plain with NULs), or cp1252."""
+    """Decode UTF-8 (with or without BOM), UTF-32 or UTF-16 (BOM, or plain with NULs), or cp1252."""
     if data.startswith(b"\xef\xbb\xbf"):
         return _decode(data[3:], "utf-8", path), "utf-8-sig"
+    if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return _decode(data, "utf-32", path), "utf-32"
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return _decode(data, "utf-16", path), "utf-16"
     if len(data) >= 4 and b"\x00" in data[:200]:
-        # UTF-16 without a BOM: ASCII text leaves every other byte NUL.
+        # UTF-16 without a BOM: ASCII text leaves every other byte NUL. Other
+        # NULs are characters of the text (the reader replaces them).
         head = data[:200]
-        if head[1::2].count(0) > len(head) // 4:
+        if head[1::2].count(0) > len(head) // 4 and head[0::2].count(0) == 0:
             return _decode(data, "utf-16-le", path), "utf-16-le"
-        if head[0::2].count(0) > len(head) // 4:
+        if head[0::2].count(0) > len(head) // 4 and head[1::2].count(0) == 0:
             return _decode(data, "utf-16-be", path), "utf-16-be"
-        raise TranscriptFileError(path, "binary data, not a WebVTT or SRT text file", line=1)
     try:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
@@ -133,24 +137,69 @@ def read_subtitles(path: str | Path) -> SubtitleParse:
     return result
 
 
+@dataclass(slots=True)
+class _Cue:
+    line: int
+    start_ms: int
+    end_ms: int
+    voice: str | None
+    raw: str  # the text before a "Name: " prefix is taken off
+    text: str
+
+
 def parse_subtitles(text: str, path: str | Path = "<text>") -> SubtitleParse:
-    """Parse WebVTT or SRT text. Raises TranscriptFileError if it is neither."""
+    """Parse WebVTT (as the specification reads it) or SRT text.
+
+    Raises TranscriptFileError only if the text is not a subtitle file at all.
+    """
     text = text.lstrip("\ufeff")
-    if "\x00" in text:
-        raise TranscriptFileError(path, "binary data, not a WebVTT or SRT text file", line=1)
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    had_nul = "\x00" in text
+    # The WebVTT parser's first step: NUL becomes U+FFFD, every line end LF.
+    text = text.replace("\x00", "\ufffd").replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
     first = next(((i, ln.strip()) for i, ln in enumerate(lines) if ln.strip()), None)
     if first is None:
         raise TranscriptFileError(path, "the file is empty", line=1)
-    is_vtt = first[1].upper().startswith("WEBVTT")
-    if not is_vtt and not any("-->" in ln for ln in lines):
+    if has_signature(text):
+        result = SubtitleParse(segments=[], kind="vtt")
+        cues = _read_vtt(text, result)
+    elif first[1].upper().startswith("WEBVTT"):
+        raise TranscriptFileError(
+            path, f"not a WebVTT file: it must start with the line 'WEBVTT', not {first[1][:40]!r}",
+            line=first[0] + 1)
+    elif not any("-->" in ln for ln in lines):
+        if had_nul:
+            raise TranscriptFileError(path, "binary data, not a WebVTT or SRT text file", line=1)
         raise TranscriptFileError(
             path, f"not a WebVTT or SRT file: no cue timing line ('-->') found; "
             f"starts with {first[1][:40]!r}", line=first[0] + 1)
-    result = SubtitleParse(segments=[], kind="vtt" if is_vtt else "srt")
-    for start_line, block in _cue_blocks(lines, skip_header=is_vtt):
-        _read_cue(start_line, block, result)
+    else:
+        result = SubtitleParse(segments=[], kind="srt")
+        cues = []
+        for start_line, block in _cue_blocks(lines):
+            cue = _read_srt_cue(start_line, block, result)
+            if cue is not None:
+                cues.append(cue)
+    _take_speakers(cues)
+    for cue in cues:
+        if cue.text:
+            result.segments.append(Segment(cue.start_ms, cue.end_ms, cue.voice, cue.text))
+        else:
+            result.skipped.append(SubtitleProblem(cue.line, "cue has no text; skipped"))
+    result.skipped.sort(key=lambda p: p.line)
     return result
+
+
+def _read_vtt(text: str, result: SubtitleParse) -> list[_Cue]:
+    cues, skips = parse_vtt(text)
+    result.cue_count = len(cues) + len(skips)
+    result.skipped.extend(SubtitleProblem(s.line, s.reason) for s in skips)
+    out = []
+    for cue in cues:
+        voice, content = cue_text(cue.text)
+        out.append(_Cue(cue.line, cue.start_ms, cue.end_ms, _clean(voice or "", unescape=False) or None,
+                        cue.text.strip(), _clean(content, unescape=False)))
+    return out
 
 
 def _blocks(lines: list[str]) -> Iterable[tuple[int, list[str]]]:
@@ -169,17 +218,9 @@ def _blocks(lines: list[str]) -> Iterable[tuple[int, list[str]]]:
         yield start, block
 
 
-def _cue_blocks(lines: list[str], skip_header: bool) -> Iterable[tuple[int, list[str]]]:
-    """Cue blocks; also splits cues run together without a blank line between them."""
-    for n, (start, block) in enumerate(_blocks(lines)):
-        if skip_header and n == 0 and block[0].lstrip().upper().startswith("WEBVTT"):
-            if not any("-->" in ln for ln in block[1:]):
-                continue
-            block = block[1:]  # a header run straight into the first cue
-            start += 1
-        head = block[0].strip()
-        if head.startswith(("NOTE", "STYLE", "REGION")) and "-->" not in head:
-            continue
+def _cue_blocks(lines: list[str]) -> Iterable[tuple[int, list[str]]]:
+    """SRT cue blocks; also splits cues run together without a blank line between them."""
+    for start, block in _blocks(lines):
         cur_start, cur = start, []
         for j, line in enumerate(block):
             is_timing = "-->" in line
@@ -194,12 +235,13 @@ def _cue_blocks(lines: list[str], skip_header: bool) -> Iterable[tuple[int, list
         yield cur_start, cur
 
 
-def _read_cue(start_line: int, block: list[str], result: SubtitleParse) -> None:
+def _read_srt_cue(start_line: int, block: list[str], result: SubtitleParse) -> _Cue | None:
+    """SRT has no specification: read what players read, name by line what cannot be."""
     result.cue_count += 1
     timing_at = next((k for k, ln in enumerate(block[:2]) if "-->" in ln), None)
     if timing_at is None:
         result.problems.append(SubtitleProblem(start_line, "no cue timing line ('start --> end')"))
-        return
+        return None
     line_no = start_line + timing_at
     left, _, right = block[timing_at].partition("-->")
     end_text = right.strip().split()[0] if right.strip() else ""
@@ -208,36 +250,45 @@ def _read_cue(start_line: int, block: list[str], result: SubtitleParse) -> None:
         end_ms = parse_time_ms(end_text)
     except ValueError as exc:
         result.problems.append(SubtitleProblem(line_no, f"cue timing not readable: {exc}"))
-        return
+        return None
     if end_ms < start_ms:
         result.problems.append(SubtitleProblem(
             line_no, f"cue ends ({end_text}) before it starts ({left.strip()})"))
-        return
+        return None
     raw = "\n".join(ln.strip() for ln in block[timing_at + 1:])
-    speaker, body = _speaker_and_text(raw)
-    if not body:
-        result.problems.append(SubtitleProblem(line_no, "cue has no text"))
-        return
-    result.segments.append(Segment(start_ms, end_ms, speaker, body))
-
-
-def _speaker_and_text(raw: str) -> tuple[str | None, str]:
-    speaker: str | None = None
     voice = _VOICE.search(raw)
-    if voice:
-        speaker = _clean(voice.group(1) or "") or None
-    elif not raw.startswith("<"):
-        # Zoom: "Name: text", split on the first colon. A colon not followed by
-        # a space ("at 10:30") is part of the text, not a speaker.
-        m = _ZOOM_SPEAKER.match(raw)
-        if m:
-            speaker = _clean(m.group(1)) or None
-            raw = m.group(2) if speaker else raw
-    return speaker, _clean(_TAG.sub("", raw))
+    speaker = _clean(voice.group(1) or "") or None if voice else None
+    return _Cue(line_no, start_ms, end_ms, speaker, raw, _clean(_TAG.sub("", raw)))
 
 
-def _clean(text: str) -> str:
-    return " ".join(html.unescape(text).replace("\u200e", "").replace("\u200f", "").split())
+def _take_speakers(cues: list[_Cue]) -> None:
+    """Take "Name: text" prefixes as speakers when the file is a meeting transcript.
+
+    Zoom writes most cues as "Name: text", with names repeating; in a film's
+    subtitles "Une chose en sa faveur: elle..." is a sentence, not a speaker. A
+    prefix naming someone who speaks in a <v> tag elsewhere is a speaker too.
+    Our own exports wrap unattributed "Note: ..." text in <c>, so cues starting
+    with a tag are not candidates.
+    """
+    voices = {c.voice for c in cues if c.voice}
+    plain = [c for c in cues if not c.voice and not c.raw.startswith("<")]
+    prefixed = []
+    for cue in plain:
+        m = _ZOOM_SPEAKER.match(cue.text)
+        if m and m.group(1).strip():
+            prefixed.append((cue, m.group(1).strip(), m.group(2)))
+    names = [name for _, name, _ in prefixed]
+    repeats = len(set(names)) < len(names)
+    meeting = 2 * len(prefixed) > len(plain) and (repeats or len(prefixed) == len(plain))
+    for cue, name, rest in prefixed:
+        if meeting or name in voices:
+            cue.voice, cue.text = name, rest
+
+
+def _clean(text: str, unescape: bool = True) -> str:
+    if unescape:
+        text = html.unescape(text)
+    return " ".join(text.replace("\u200e", "").replace("\u200f", "").split())
 
 
 # ---------------------------------------------------------------- writing

@@ -117,3 +117,30 @@ def test_bad_exports_are_one_line_with_the_line_number_and_write_nothing(tmp_pat
         huge.unlink()
     assert result.returncode == 1 and "over the 200 MB limit" in result.stderr
     assert store_dump(home) == before
+
+
+def test_ambiguous_dates_show_the_order_read_and_flip_with_dates(tmp_path):
+    home = tmp_path / "home"
+    path = write(tmp_path, "eu.csv", "Opportunity ID,Opportunity Name,Close Date,Last Modified Date\n"
+                 "0065g00000XyZ1A,Acme,03/04/2026,2026-03-01 09:30\n")
+    plain = crm(home, "import", str(path), "--dry-run", check=True).stdout
+    assert "dates read as month/day" in plain and "close date 03/04/2026 -> 4 March 2026" in plain
+    assert "preview again with --dates day-first" in plain
+    flipped = json.loads(crm(home, "import", str(path), "--dry-run", "--json", "--dates", "day-first",
+                             check=True).stdout)
+    assert flipped["dates"] == {"order": "day/month", "why": "chosen at import", "examples": [
+        {"line": 2, "cell": "03/04/2026", "read_as": "2026-04-03"}]}
+    done = crm(home, "import", str(path), "--dates", "day-first", "--time-zone", "America/New_York",
+               check=True).stdout
+    assert "read as America/New_York and stored in UTC" in done
+    store = open_store(paths.store_path(home))
+    try:
+        with store.read() as session:
+            from db.models import Opportunity
+            opp = session.query(Opportunity).one()
+            assert (opp.close_date.isoformat(), opp.history[0].as_of.isoformat()) == (
+                "2026-04-03", "2026-03-01T14:30:00")
+    finally:
+        store.close()
+    wrong = crm(home, "import", str(path), "--time-zone", "Nowhere/Else")
+    assert wrong.returncode != 0 and wrong.stderr.count("\n") == 1 and "not a known zone name" in wrong.stderr

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from tests.conftest import run_cli
+from tests.services.test_transcript_io import BROKEN_SRT
 from tests.transcription.test_subtitles import BROKEN_VTT, TEAMS_VTT, ZOOM_VTT
 
 
@@ -37,14 +38,23 @@ def test_each_encoding_imports(home, tmp_path, encoding):
 
 
 def test_broken_cues_are_named_by_line_and_nothing_written(home, tmp_path):
-    path = tmp_path / "broken.vtt"
-    path.write_text(BROKEN_VTT, encoding="utf-8")
+    path = tmp_path / "broken.srt"
+    path.write_text(BROKEN_SRT, encoding="utf-8")
     out = run_cli("transcript", "import", "1", str(path), home=home)
     assert out.returncode == 1
-    assert f"{path}, line 8:" in out.stderr and f"{path}, line 12:" in out.stderr
+    assert f"{path}, line 6:" in out.stderr
     assert json.loads(run_cli("transcript", "versions", "1", "--json", home=home, check=True).stdout) == []
     kept = run_cli("transcript", "import", "1", str(path), "--keep-readable", home=home, check=True)
-    assert "skipped" in kept.stderr and "imported" in kept.stdout
+    assert "skipped" in kept.stderr and "imported 2 of 3" in kept.stdout
+
+
+def test_vtt_blocks_the_specification_skips_are_reported_not_refused(home, tmp_path):
+    path = tmp_path / "broken.vtt"
+    path.write_text(BROKEN_VTT, encoding="utf-8")
+    out = run_cli("transcript", "import", "1", str(path), "--json", home=home, check=True)
+    summary = json.loads(out.stdout)
+    assert (summary["cue_count"], summary["imported"], len(summary["skipped"])) == (6, 3, 3)
+    assert summary["skipped"][0].startswith(f"{path}, line 7: cue timing not readable")
 
 
 @pytest.mark.parametrize("fmt", ["srt", "vtt", "json"])

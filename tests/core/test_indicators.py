@@ -127,3 +127,9 @@ def test_proposed_review_decision_through_the_cycle(as_of, decision, reason):
     observations = _review_observations(scripted().observations, day(as_of))
     proposal = propose(ContinueAfter(2, 2, 2), observations)
     assert (proposal.decision, proposal.reason) == (decision, reason)
+
+
+def test_feedback_specificity_counts_items_with_warnings_but_no_error():
+    warned = item("Triage each deal in the Monday review in four minutes", 20)  # a verb the check doesn't know
+    inputs = IndicatorInputs([], [], [warned, item("Be more organized", 20)], [], [])
+    assert compute(inputs, as_of=day(30)).feedback_specificity == Figure(1, 2)

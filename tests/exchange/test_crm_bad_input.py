@@ -143,4 +143,15 @@ def test_the_same_salesforce_id_in_15_and_18_characters_is_a_duplicate(tmp_path)
 def test_a_nul_byte_past_the_start_is_binary(tmp_path):
     rows = "".join(f"006{i:012d},Acme {i},Discovery,2026-12-14\n" for i in range(3000))
     path = write(tmp_path, "late.csv", (HEADER + rows).encode() + b"006X,\x00\x01,Stage,x\n")
-    assert "line 3002: binary data (a NUL byte)" in refuse(path)
+    assert "line 3002: column 'Opportunity Name' holds binary data (a NUL byte)" in refuse(path)
+
+
+def test_nul_bytes_in_a_column_never_read_do_not_refuse_the_file(tmp_path):
+    header = "Opportunity ID,Opportunity Name,ClosingPlan__c,Close Date\n"
+    # As in a real org backup: a few stray NULs inside a rich-text column.
+    rows = "".join(f'006{i:012d},Acme {i},"<p>plan{chr(0) if i % 10 == 0 else ""}</p>",2026-12-14\n'
+                   for i in range(40))
+    parsed = parse_export(write(tmp_path, "backup.csv", (header + rows).encode("cp1252")))
+    assert len(parsed.rows) == 40 and parsed.rows[0].name == "Acme 0"
+    bad = write(tmp_path, "bad.csv", header + "006A,Ac\x00me,plan,2026-12-14\n")
+    assert "line 2: column 'Opportunity Name' holds binary data (a NUL byte)" in refuse(bad)

@@ -190,7 +190,7 @@ def test_crm_other_uses_every_known_name(tmp_path):
 
 def test_header_only_export_warns(tmp_path):
     parsed = parse_export(write(tmp_path, "empty.csv", "Opportunity ID,Stage\r\n"))
-    assert parsed.rows == [] and "no opportunities" in parsed.warnings[-1]
+    assert parsed.rows == [] and any("no opportunities" in w for w in parsed.warnings)
 
 
 def test_bad_date_names_line_and_column(tmp_path):
@@ -218,3 +218,20 @@ def test_hubspot_company_name_column_not_the_ids_one():
     headers = ["Record ID", "Associated Company IDs", "Associated Company Name"]
     match = match_columns(headers)
     assert match.indexes["account"] == 2
+
+
+def test_dashed_day_month_dates_count_as_day_first_and_the_choice_is_shown(tmp_path):
+    text = "Opportunity ID;Opportunity Name;Close Date\n006A;Acme;3-4-2019\n006B;Globex;5-6-2019\n"
+    parsed = parse_export(write(tmp_path, "nl.csv", text))
+    assert parsed.day_first is True and "written with dashes" in parsed.day_first_reason
+    assert [(line, cell, when.isoformat()) for line, cell, when in parsed.ambiguous_dates] == [
+        (2, "3-4-2019", "2019-04-03"), (3, "5-6-2019", "2019-06-05")]
+    flipped = parse_export(write(tmp_path, "nl.csv", text), day_first=False)
+    assert [r.close_date.isoformat() for r in flipped.rows] == ["2019-03-04", "2019-05-06"]
+    assert parse_export(write(tmp_path, "us.csv", text.replace("-", "/"))).day_first is False
+
+
+def test_missing_next_step_and_last_modified_columns_are_named(tmp_path):
+    parsed = parse_export(write(tmp_path, "few.csv", "Opportunity ID,Stage\n006A,Discovery\n"))
+    assert any("no Next step column" in w for w in parsed.warnings)
+    assert any("no Last Modified Date column" in w for w in parsed.warnings)

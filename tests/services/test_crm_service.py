@@ -43,8 +43,12 @@ def write(folder: Path, name: str, text: str, encoding: str = "utf-8") -> Path:
     return path
 
 
-def export(folder: Path, name: str, *rows: str) -> Path:
-    return write(folder, name, SF_HEADER + "".join(rows))
+def export(folder: Path, name: str, *rows: str, modified: str | None = None) -> Path:
+    """An export of these rows; `modified` adds a Last Modified Date column holding it."""
+    if modified is None:
+        return write(folder, name, SF_HEADER + "".join(rows))
+    header = SF_HEADER.replace("\r\n", ',"Last Modified Date"\r\n')
+    return write(folder, name, header + "".join(r.replace("\r\n", f',"{modified}"\r\n') for r in rows))
 
 
 def at(text: str) -> datetime:
@@ -243,11 +247,13 @@ def test_suggestions_by_account_name_in_the_call_title(store, tmp_path):
 # --- the next-step check on a scripted timeline -----------------------------------------------------
 
 
-def imports(store, tmp_path, *steps):
-    """steps: (import time, next step, its date) in order."""
+def imports(store, tmp_path, *steps, modified: bool = True):
+    """steps: (import time, next step, its date) in order; each row was last modified
+    in the CRM at its import time (UTC), unless `modified` is False (no such column)."""
     for n, (when, step, step_date) in enumerate(steps):
-        crm_service.apply_import(store, export(tmp_path, f"export-{n}.csv", sf_row(step, step_date)),
-                                 now=at(when))
+        path = export(tmp_path, f"export-{n}.csv", sf_row(step, step_date),
+                      modified=f"{when}Z" if modified else None)
+        crm_service.apply_import(store, path, now=at(when))
 
 
 def test_next_step_recorded_after_the_call(store, tmp_path):
@@ -280,6 +286,68 @@ def test_next_step_not_recorded_or_not_known(store, tmp_path, steps, conclusive,
     check = crm_service.next_step_check(store, call.id)
     assert check.conclusive is conclusive and words in check.reason
     assert check.recorded is (words == "the next step changed after the call")
+
+
+def test_without_last_modified_a_change_found_after_the_call_is_not_a_verdict(store, tmp_path):
+    call = add_call(store, tmp_path)
+    imports(store, tmp_path, ("2026-11-18T10:00", "Send information", ""),
+            ("2026-11-23T10:00", "Finance review", "12/02/2026"), modified=False)
+    crm_service.link_call(store, call.id, ACME_15)
+    check = crm_service.next_step_check(store, call.id)
+    assert not check.conclusive and not check.recorded
+    assert check.reason.startswith("can't tell") and "no Last Modified Date column" in check.reason
+    # Unchanged between an import before the call and one after: nothing was recorded.
+    imports(store, tmp_path, ("2026-11-25T10:00", "Finance review", "12/02/2026"), modified=False)
+    other = add_call(store, tmp_path, title="Acme later", recorded_at="2026-11-24T09:00:00Z", seconds=3.0)
+    crm_service.link_call(store, other.id, ACME_15)
+    later = crm_service.next_step_check(store, other.id)
+    assert later.conclusive and not later.recorded and "has not changed" in later.reason
+
+
+def test_without_a_next_step_column_the_check_cannot_tell(store, tmp_path):
+    call = add_call(store, tmp_path, recorded_at="2026-11-21T12:00:00Z")
+    no_step = ('"Opportunity ID","Opportunity Name","Stage","Close Date","Last Modified Date"\r\n'
+               f'"{ACME_15}","Acme Logistics - Platform","Discovery","12/14/2026","2026-11-19T10:00Z"\r\n')
+    path = write(tmp_path, "no-next-step.csv", no_step)
+    plan = crm_service.preview_import(store, path)
+    assert any("no Next step column" in w for w in plan.warnings)
+    crm_service.apply_import(store, path, now=at("2026-11-25T10:00"))
+    crm_service.link_call(store, call.id, ACME_15)
+    check = crm_service.next_step_check(store, call.id)
+    assert (check.conclusive, check.recorded) == (False, False)
+    assert check.reason == "can't tell — this export has no Next step column"
+    # A later export with the column, and one without again: only the first is read.
+    imports(store, tmp_path, ("2026-11-26T10:00", "Finance review", "12/02/2026"))
+    crm_service.apply_import(store, path, now=at("2026-11-27T10:00"))
+    after = crm_service.next_step_check(store, call.id)
+    assert after.conclusive is False and "no CRM import from before the call" in after.reason
+
+
+def test_times_without_an_offset_are_read_in_the_zone_set_at_import(store, tmp_path):
+    rows = sf_row("Finance review", "12/02/2026")
+    path = export(tmp_path, "amsterdam.csv", rows, modified="2026-11-20 15:30")
+    # 15:30 in Amsterdam is 14:30 UTC: after a call at 14:00 UTC, before one at 15:00 UTC.
+    crm_service.apply_import(store, path, now=at("2026-11-25T10:00"),
+                             time_zone=crm_service.parse_time_zone("Europe/Amsterdam"))
+    assert history(store)[0][0] == datetime(2026, 11, 20, 14, 30)
+    with pytest.raises(CallmarkError, match="time zone 'Mars/Olympus': not a known zone name"):
+        crm_service.parse_time_zone("Mars/Olympus")
+
+
+def test_the_check_compares_the_call_with_times_read_in_the_import_zone(store, tmp_path):
+    zone = crm_service.parse_time_zone("Europe/Amsterdam")
+    for n, (modified, step, when) in enumerate([("2026-11-20 09:00", "Send information", ""),
+                                                ("2026-11-20 15:30", "Finance review", "12/02/2026")]):
+        path = export(tmp_path, f"nl-{n}.csv", sf_row(step, when), modified=modified)
+        crm_service.apply_import(store, path, now=at(f"2026-11-2{5 + n}T10:00"), time_zone=zone)
+    early = add_call(store, tmp_path, title="Acme early", recorded_at="2026-11-20T14:00:00Z")
+    late = add_call(store, tmp_path, title="Acme late", recorded_at="2026-11-20T15:00:00Z", seconds=3.0)
+    for call in (early, late):
+        crm_service.link_call(store, call.id, ACME_15)
+    # 15:30 in Amsterdam is 14:30 UTC: after the 14:00 call, before the 15:00 one.
+    assert crm_service.next_step_check(store, early.id).recorded
+    check = crm_service.next_step_check(store, late.id)
+    assert check.conclusive and not check.recorded and "has not changed" in check.reason
 
 
 def test_unlinked_or_undated_calls_are_inconclusive(store, tmp_path):

@@ -217,3 +217,46 @@ def test_reviews_it_is_the_coachs_name_once_the_coach_says_who_they_are(store, t
     assert items.get_item(store, item.id).owner_reviews == "Dana Coach"
     exported = records.export_record(store, call.id)
     assert [i.owner.reviews for i in exported.record.items] == ["Dana Coach"], exported.left_out
+
+
+def test_a_record_onto_a_call_i_have_keeps_my_title_and_fills_what_it_lacks(store, tmp_path, demo_media):
+    call, _ = calls.add_call(store, demo_media, title="Acme call from my laptop")
+    obj = rich_plain()
+    obj["call"]["media"]["sha256"] = demo_sha(demo_media)
+    obj["call"]["media"]["duration_ms"] = 140000
+    obj["moments"][1]["end_ms"] = 140000
+    obj.pop("transcript")
+    path = write_json(tmp_path / "theirs.callmark.json", reseal(obj))
+    result = records.import_record(store, path)
+    assert not result.call_created and result.call_id == call.id
+    row = calls.get_call(store, call.id)
+    assert row.title == "Acme call from my laptop"
+    assert (row.manager, row.rep) == ("Morgan Manager", "Riley Rep")
+    # What my call lacked now travels with it: an export carries it all.
+    records.set_whoami(store, "Dana Coach")
+    sent = records.export_record(store, call.id, exported_at=WHEN).record.call
+    assert sent.title == "Acme call from my laptop"
+    assert sent.recorded_at == datetime(2026, 11, 20, 15, 0, tzinfo=timezone.utc)
+    assert str(sent.source) == "zoom"
+    assert [(p.name, str(p.role)) for p in sent.participants] == [
+        ("Riley Rep", "rep"), ("Casey Customer", "customer")]
+    assert sent.manager.name == "Morgan Manager"
+    assert (sent.opportunity.id, sent.opportunity.name) == ("0065g00000XyZ1A", "Acme - Platform")
+
+
+def test_a_record_never_overwrites_what_my_call_already_says(store, tmp_path, demo_media):
+    call, _ = calls.add_call(store, demo_media, title="Mine", manager="Sam Manager", rep="Alex Rep",
+                             recorded_at="2026-11-19T09:00:00Z")
+    obj = rich_plain()
+    obj["call"]["media"]["sha256"] = demo_sha(demo_media)
+    obj["call"]["media"]["duration_ms"] = 140000
+    obj["moments"][1]["end_ms"] = 140000
+    obj.pop("transcript")
+    records.import_record(store, write_json(tmp_path / "theirs.callmark.json", reseal(obj)))
+    row = calls.get_call(store, call.id)
+    assert (row.title, row.manager, row.rep) == ("Mine", "Sam Manager", "Alex Rep")
+    records.set_whoami(store, "Dana Coach")
+    sent = records.export_record(store, call.id, exported_at=WHEN).record.call
+    assert sent.recorded_at == datetime(2026, 11, 19, 9, 0, tzinfo=timezone.utc)
+    assert [(p.name, str(p.role)) for p in sent.participants] == [
+        ("Alex Rep", "rep"), ("Casey Customer", "customer")]

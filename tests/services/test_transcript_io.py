@@ -33,19 +33,34 @@ def test_teams_vtt_imports_every_cue_with_speakers(store, call_id, tmp_path):
     assert calls.get_call(store, call_id).transcript_status == "import"
 
 
-def test_a_file_with_broken_cues_is_refused_whole_naming_each_line(store, call_id, tmp_path):
+BROKEN_SRT = ("1\n00:00:01,000 --> 00:00:02,000\nFine.\n\n2\n00:00:03,000 --> 00:0x:04,000\nBad.\n\n"
+              "3\n00:00:05,000 --> 00:00:06,000\nAlso fine.\n")
+
+
+def test_skipped_vtt_blocks_are_named_in_the_summary(store, call_id, tmp_path):
     path = tmp_path / "broken.vtt"
     path.write_text(BROKEN_VTT, encoding="utf-8")
+    summary = io.import_transcript(store, call_id, path)
+    assert (summary.cue_count, summary.imported) == (6, 3)
+    assert [line.split(": ", 1)[0] for line in summary.skipped] == [
+        f"{path}, line 7", f"{path}, line 16", f"{path}, line 18"]
+    assert [s.text for s in transcripts.current_transcript(store, call_id).segments] == [
+        "Fine cue.", "Ends before it starts.", "Last good cue."]
+
+
+def test_an_srt_with_unreadable_cues_is_refused_whole_naming_each_line(store, call_id, tmp_path):
+    path = tmp_path / "broken.srt"
+    path.write_text(BROKEN_SRT, encoding="utf-8")
     with pytest.raises(io.TranscriptImportError) as caught:
         io.import_transcript(store, call_id, path)
     message = str(caught.value)
-    assert "of 5 cues could not be read; nothing was imported" in message or "cues could not be read" in message
-    assert f"{path}, line 8:" in message and f"{path}, line 12:" in message
+    assert "1 of 3 cues could not be read; nothing was imported" in message
+    assert f"{path}, line 6: cue timing not readable" in message
     assert transcripts.versions(store, call_id) == []
     # Asked to keep the readable cues: they are imported and the others listed.
     summary = io.import_transcript(store, call_id, path, keep_readable=True)
-    assert summary.imported == len(transcripts.current_transcript(store, call_id).segments) >= 2
-    assert summary.skipped and all(line.startswith(f"{path}, line ") for line in summary.skipped)
+    assert summary.imported == len(transcripts.current_transcript(store, call_id).segments) == 2
+    assert summary.skipped == [f"{path}, line 6: cue timing not readable: unreadable time '00:0x:04,000'"]
 
 
 def test_not_a_transcript_is_refused_by_name(store, call_id, tmp_path):

@@ -40,20 +40,20 @@ and I will take a look.
 TEAMS_VTT = """WEBVTT
 
 3c5e8a7d-4b1f-4f0e-9a1c-6d2b8e7f0a11/13-0
--0:0:0.250 --> 0:0:5.320
+00:00:00.000 --> 00:00:05.320
 <v Doe, Jane [EXT]>Thanks for joining, everyone.
 Let's get started.</v>
 
 3c5e8a7d-4b1f-4f0e-9a1c-6d2b8e7f0a11/14-0
-0:0:5.320 --> 0:0:9.8
+00:00:05.320 --> 00:00:09.800
 <v Riley Rep>Great to meet you, Jane.</v>
 
 3c5e8a7d-4b1f-4f0e-9a1c-6d2b8e7f0a11/15-0
-0:1:2.5 --> 0:1:7.040
+00:01:02.500 --> 00:01:07.040
 <v Doe, Jane [EXT]>What would the rollout look like &amp; who owns it?</v>
 
 3c5e8a7d-4b1f-4f0e-9a1c-6d2b8e7f0a11/16-0
-1:0:0.000 --> 1:0:3.000
+01:00:00.000 --> 01:00:03.000
 <v Riley Rep>One hour in.</v>
 """
 
@@ -108,7 +108,7 @@ def test_zoom_vtt_speakers_split_on_first_colon() -> None:
     assert result.segments[3].text == "Just send me some information and I will take a look."
 
 
-def test_teams_vtt_voices_unpadded_times_ids_and_negative_offsets() -> None:
+def test_teams_vtt_voices_and_cue_ids() -> None:
     result = parse_subtitles(TEAMS_VTT)
     assert result.cue_count == 4
     assert result.problems == []
@@ -138,20 +138,59 @@ def test_srt_cues_run_together_without_blank_lines_are_all_counted() -> None:
     assert [(s.start_ms, s.text) for s in result.segments] == [(1000, "One."), (3000, "Two.")]
 
 
-def test_broken_cues_are_each_named_by_line() -> None:
+def test_vtt_reads_as_the_specification_and_names_each_skipped_block() -> None:
     result = parse_subtitles(BROKEN_VTT, "call.vtt")
-    assert result.cue_count == 6
-    assert [(s.start_ms, s.text) for s in result.segments] == [
-        (1000, "Fine cue."), (8000, "Last good cue.")]
-    assert [(p.line, p.reason.split(":")[0]) for p in result.problems] == [
-        (8, "cue timing not readable"),
-        (12, "cue ends (00"),
-        (16, "cue has no text"),
-        (18, "no cue timing line ('start --> end')"),
+    # The specification keeps a cue ending before it starts, skips a block whose
+    # timing does not parse, and a cue with no text has nothing to show.
+    assert [(s.start_ms, s.end_ms, s.text) for s in result.segments] == [
+        (1000, 2000, "Fine cue."), (5000, 4000, "Ends before it starts."), (8000, 9000, "Last good cue.")]
+    assert result.problems == []
+    assert [(p.line, p.reason.split(":")[0]) for p in result.skipped] == [
+        (7, "cue timing not readable"),
+        (16, "cue has no text; skipped"),
+        (18, "text outside any cue (no timing line); block skipped"),
     ]
-    assert "unreadable time '00:0x:04.000'" in result.problems[0].reason
-    assert len(result.segments) + len(result.problems) == result.cue_count
-    assert result.problem_lines("call.vtt")[2] == "call.vtt, line 16: cue has no text"
+    assert "'00:00:03.000 --> 00:0x:04.000'" in result.skipped[0].reason
+    assert result.cue_count == 6
+    assert result.skipped_lines("call.vtt")[1] == "call.vtt, line 16: cue has no text; skipped"
+
+
+def test_vtt_timings_the_specification_rejects_are_skipped_not_guessed() -> None:
+    text = ("WEBVTT\n\n0:0:5.320 --> 0:0:9.800\nunpadded\n\n00:60:00.000 --> 01:00:01.000\nsixty minutes\n\n"
+            "\x0b00:00:01.000 --> 00:00:02.000\nvertical tab\n\n-00:00:01.000 --> 00:00:02.000\nnegative\n\n"
+            "00:00:03.000 --> 00:00:04.000\n<\n\n00:00:05.000 --> 00:00:06.000\n&nbsp;\n\n"
+            "00:00:07.000 --> 00:00:08.000\nkept <<b>bold</b> <i>text\n")
+    result = parse_subtitles(text, "call.vtt")
+    assert [(s.start_ms, s.text) for s in result.segments] == [(7000, "kept bold text")]
+    assert [p.line for p in result.skipped] == [3, 6, 9, 12, 15, 18]
+
+
+def test_srt_cue_that_cannot_be_read_is_named_by_line() -> None:
+    text = "1\n00:00:01,000 --> 00:00:02,000\nFine.\n\n2\n00:00:03,000 --> 00:0x:04,000\nBad.\n\n3\n00:00:05,000 --> 00:00:06,000\n\n"
+    result = parse_subtitles(text, "call.srt")
+    assert [s.text for s in result.segments] == ["Fine."]
+    assert [(p.line, p.reason) for p in result.problems] == [
+        (6, "cue timing not readable: unreadable time '00:0x:04,000'")]
+    assert [(p.line, p.reason) for p in result.skipped] == [(10, "cue has no text; skipped")]
+
+
+def test_nul_bytes_become_replacement_characters(tmp_path) -> None:
+    path = tmp_path / "nul.vtt"
+    path.write_bytes(b"WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nbad\x00byte\n")
+    assert [s.text for s in read_subtitles(path).segments] == ["bad\ufffdbyte"]
+
+
+def test_name_colon_is_a_speaker_only_in_a_meeting_transcript() -> None:
+    film = ("1\n00:00:01,000 --> 00:00:02,000\nUne chose en sa faveur: elle a un magnifique\n\n"
+            "2\n00:00:03,000 --> 00:00:04,000\nsourire.\n\n3\n00:00:05,000 --> 00:00:06,000\nMerci.\n")
+    assert [(s.speaker, s.text) for s in parse_subtitles(film).segments][0] == (
+        None, "Une chose en sa faveur: elle a un magnifique")
+    meeting = ("WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nRiley Rep: Hi.\n\n"
+               "00:00:03.000 --> 00:00:04.000\nCasey Customer: Hello.\n\n"
+               "00:00:05.000 --> 00:00:06.000\nRiley Rep: Shall we start?\n\n"
+               "00:00:07.000 --> 00:00:08.000\nand then\n")
+    assert [s.speaker for s in parse_subtitles(meeting).segments] == [
+        "Riley Rep", "Casey Customer", "Riley Rep", None]
 
 
 def test_header_notes_and_styles_are_not_cues() -> None:
@@ -164,6 +203,7 @@ def test_header_notes_and_styles_are_not_cues() -> None:
 
 @pytest.mark.parametrize("encoding, prefix", [
     ("utf-8", b""), ("utf-8", b"\xef\xbb\xbf"), ("utf-16", b""), ("utf-16-le", b""), ("cp1252", b""),
+    ("utf-32", b""),
 ])
 def test_each_encoding_reads_the_same(tmp_path, encoding: str, prefix: bytes) -> None:
     text = "WEBVTT\n\n00:00:01.000 --> 00:00:03.000\nJosé Müller: Ça va? Preço: 5€ — okay\n"

@@ -16,10 +16,12 @@ from tests.services.test_crm_service import ACME_15, add_call, at, dump, export,
 def timeline(store, tmp_path):
     """A call on Nov 20; imports on Nov 18 (no date) and Nov 23 (a dated next step)."""
     call = add_call(store, tmp_path)
-    crm_service.apply_import(store, export(tmp_path, "nov18.csv", sf_row("Send information")),
+    crm_service.apply_import(store, export(tmp_path, "nov18.csv", sf_row("Send information"),
+                                           modified="2026-11-18T10:00Z"),
                              now=at("2026-11-18T10:00"))
     crm_service.apply_import(store, export(tmp_path, "nov23.csv",
-                                           sf_row("Finance review", "12/02/2026", "Evaluation")),
+                                           sf_row("Finance review", "12/02/2026", "Evaluation"),
+                                           modified="2026-11-23T10:00Z"),
                              now=at("2026-11-23T10:00"))
     return call
 
@@ -103,6 +105,33 @@ def test_import_preview_writes_nothing_until_import(qtbot, store, tmp_path):
     dialog.import_button.click()
     assert dialog.result is not None and dialog.result.plan.summary()["created"] == 1
     assert crm_service.remembered_columns(store) == {"next_step_date": "Decision Call Date"}
+
+
+def test_ambiguous_dates_are_shown_as_read_and_flipped_before_anything_is_written(qtbot, store, tmp_path):
+    text = ("Opportunity ID,Opportunity Name,Close Date,Last Modified Date\n"
+            "0065g00000XyZ1A,Acme,03/04/2026,2026-03-01 09:30\n")
+    path = write(tmp_path, "ambiguous.csv", text)
+    before = dump(store)
+    dialog = ImportDialog(store, path)
+    qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: dialog.plan is not None, timeout=10000)
+    assert "dates read as month/day" in dialog.date_order.text()
+    assert "close date 03/04/2026 -> 4 March 2026" in dialog.date_order.text()
+    assert dialog.flip_dates.isVisibleTo(dialog) and dialog.flip_dates.text() == "Read as day/month"
+    with qtbot.waitSignal(dialog.preview_ready, timeout=10000) as ready:
+        dialog.flip_dates.click()
+    assert ready.args[0].created[0].close_date.isoformat() == "2026-04-03"
+    assert "close date 03/04/2026 -> 3 April 2026" in dialog.date_order.text()
+    with qtbot.waitSignal(dialog.preview_ready, timeout=10000):
+        dialog.time_zone.setCurrentIndex(dialog.time_zone.findData("Asia/Tokyo"))
+    assert "read as Asia/Tokyo" in dialog.changes.toPlainText()
+    assert dump(store) == before
+    dialog.import_button.click()
+    with store.read() as session:
+        from db.models import Opportunity
+        opp = session.query(Opportunity).one()
+        assert opp.close_date.isoformat() == "2026-04-03"
+        assert opp.history[0].as_of.isoformat() == "2026-03-01T00:30:00"  # 09:30 in Tokyo, in UTC
 
 
 def test_a_refused_export_shows_the_line_and_cannot_be_imported(qtbot, store, tmp_path):

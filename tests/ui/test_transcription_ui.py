@@ -154,6 +154,14 @@ def test_import_and_export_from_the_window(qtbot, window, store, plain_call, tmp
     assert out.read_text(encoding="utf-8").startswith("1\n00:00:00,000 --> 00:00:05,320")
     menus = {a.text().replace("&", ""): a.menu() for a in window.menuBar().actions() if a.menu()}
     assert "Import transcript…" in [a.text() for a in menus["File"].actions()]
+    from tests.transcription.test_subtitles import BROKEN_VTT
+
+    broken = tmp_path / "broken.vtt"
+    broken.write_text(BROKEN_VTT, encoding="utf-8")
+    assert ctl.import_file(broken).imported == 3 and window.transcript_model.rowCount() == 3
+    assert window.status.text() == ("Imported 3 of 6 cues from broken.vtt. Skipped line 7: cue timing "
+                                    "not readable: end time in '00:00:03.000 --> 00:0x:04.000' is not "
+                                    "hh:mm:ss.ttt or mm:ss.ttt; block skipped (and 2 more).")
     assert "Versions…" in [a.text() for a in menus["Transcript"].actions()]
 
 

@@ -6,6 +6,7 @@ plan `callmark crm import --dry-run` prints.
 
 from __future__ import annotations
 
+import zoneinfo
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
@@ -15,7 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.errors import CallmarkError
-from desktop.exchange.crm_plan import ImportPlan, preview_lines
+from desktop.exchange.crm_plan import ImportPlan, date_order_lines, date_order_name, preview_lines
 from desktop.services import crm as crm_service
 
 CRM_CHOICES = (("Detect from the headers", None), ("Salesforce", "salesforce"), ("HubSpot", "hubspot"))
@@ -79,6 +80,18 @@ class ImportDialog(QDialog):
         self.date_choice = QComboBox()
         for text, value in DATE_CHOICES:
             self.date_choice.addItem(text, value)
+        # Day/month order: shown as read, with a one-click flip before anything is written.
+        self.date_order = QLabel()
+        self.date_order.setObjectName("dateOrder")
+        self.date_order.setWordWrap(True)
+        self.flip_dates = QPushButton()
+        self.flip_dates.setObjectName("flipDates")
+        self.flip_dates.hide()
+        self.time_zone = QComboBox()
+        self.time_zone.addItem(crm_service.zone_name(None), None)
+        for name in sorted(zoneinfo.available_timezones()):
+            self.time_zone.addItem(name, name)
+        self.time_zone.setToolTip("the zone of Last Modified Date times written without one")
         self.date_column = QLineEdit(self._remembered.get("next_step_date", ""))
         self.date_column.setPlaceholderText("optional: the export's column with the next step's date")
         self.refresh_button = QPushButton("Preview again")
@@ -87,7 +100,12 @@ class ImportDialog(QDialog):
         column_row.addWidget(self.refresh_button)
         form = QFormLayout()
         form.addRow("CRM", self.crm_choice)
-        form.addRow("Dates", self.date_choice)
+        date_row = QHBoxLayout()
+        date_row.addWidget(self.date_choice, 1)
+        date_row.addWidget(self.flip_dates)
+        form.addRow("Dates", date_row)
+        form.addRow("", self.date_order)
+        form.addRow("Time zone", self.time_zone)
         form.addRow("Next-step date column", column_row)
 
         self.summary = QLabel("Reading the export…")
@@ -124,6 +142,8 @@ class ImportDialog(QDialog):
         self.date_column.returnPressed.connect(self.preview)
         self.crm_choice.currentIndexChanged.connect(self.preview)
         self.date_choice.currentIndexChanged.connect(self.preview)
+        self.time_zone.currentIndexChanged.connect(self.preview)
+        self.flip_dates.clicked.connect(self.on_flip_dates_clicked)
         self.preview()
 
     # --- reading and planning -----------------------------------------------------------
@@ -151,7 +171,8 @@ class ImportDialog(QDialog):
         if number != self._request:
             return  # an older preview the coach has since changed
         try:
-            plan = crm_service.preview_import(self.store, self.path, parsed=parsed)
+            plan = crm_service.preview_import(self.store, self.path, parsed=parsed,
+                                              time_zone=self._zone())
         except CallmarkError as exc:
             self.on_reader_failed(str(exc), number)
             return
@@ -161,6 +182,7 @@ class ImportDialog(QDialog):
         self.summary.setText(f"<b>{label} export</b> — {s['created']} to create, "
                              f"{s['updated']} to update, {s['unchanged']} unchanged. "
                              "Nothing is written until you press Import.")
+        self._show_date_order(plan)
         lines = preview_lines(plan) or ["No opportunity would change."]
         if plan.warnings:
             lines += ["", "Notes:"] + [f"• {w}" for w in plan.warnings]
@@ -169,6 +191,22 @@ class ImportDialog(QDialog):
         self.changes.setPlainText("\n".join(lines))
         self.import_button.setEnabled(not plan.errors and bool(parsed.rows))
         self.preview_ready.emit(plan)
+
+    def _zone(self):
+        return crm_service.parse_time_zone(self.time_zone.currentData())
+
+    def _show_date_order(self, plan: ImportPlan) -> None:
+        lines = date_order_lines(plan, flip="with the button beside Dates")
+        self.date_order.setText("\n".join(lines))
+        self.date_order.setVisible(bool(lines))
+        self.flip_dates.setVisible(bool(lines))
+        if plan.day_first is not None:
+            self.flip_dates.setText(f"Read as {date_order_name(not plan.day_first)}")
+
+    def on_flip_dates_clicked(self) -> None:
+        if self.plan is None or self.plan.day_first is None:
+            return
+        self.date_choice.setCurrentIndex(self.date_choice.findData(not self.plan.day_first))
 
     def on_reader_failed(self, message: str, number: int) -> None:
         if number != self._request:
@@ -185,7 +223,8 @@ class ImportDialog(QDialog):
         if self._parsed is None:
             return
         try:
-            self.result = crm_service.apply_import(self.store, self.path, parsed=self._parsed)
+            self.result = crm_service.apply_import(self.store, self.path, parsed=self._parsed,
+                                                   time_zone=self._zone())
             columns = self._columns()
             if columns is not None:
                 crm_service.remember_columns(

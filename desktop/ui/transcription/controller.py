@@ -313,8 +313,13 @@ class TranscriptionController(QObject):
             self.window.show_message(str(exc), error=True)
             return None
         self.reload_transcript(self.call.id)
-        self.window.show_message(f"Imported {summary.imported} of {summary.cue_count} cues from "
-                                 f"{Path(path).name}.")
+        message = f"Imported {summary.imported} of {summary.cue_count} cues from {Path(path).name}."
+        if summary.skipped:
+            # What the reader skipped is named, so the coach can trust the count.
+            first = summary.skipped[0].split(", line ", 1)[-1]
+            more = f" (and {len(summary.skipped) - 1} more)" if len(summary.skipped) > 1 else ""
+            message += f" Skipped line {first}{more}."
+        self.window.show_message(message)
         return summary
 
     def choose_export(self) -> None:
