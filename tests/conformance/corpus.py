@@ -1,7 +1,7 @@
 """Where the conformance corpora of real files live: `../shared/conformance/` beside the repository.
 
 The project does not copy them in (their licences vary; see each SOURCES.md).
-CALLMARK_CONFORMANCE points elsewhere; in CI the folder must be there.
+CALLMARK_CONFORMANCE points elsewhere; the folder must be there (a test never skips for want of it).
 """
 
 from __future__ import annotations
@@ -21,12 +21,10 @@ def corpus_dir(name: str) -> Path | None:
 
 
 def require(name: str) -> Path:
-    """The corpus folder; a missing corpus fails in CI and is skipped, by name, elsewhere."""
+    """The corpus folder; a missing corpus fails the test, naming where it was looked for."""
     folder = corpus_dir(name)
     if folder is None:
         where = os.environ.get("CALLMARK_CONFORMANCE") or REPO.parent / "shared" / "conformance"
         message = f"conformance corpus {name!r} not found under {where} (set CALLMARK_CONFORMANCE)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        pytest.fail(message)
     return folder
