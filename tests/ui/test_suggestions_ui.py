@@ -81,3 +81,14 @@ def test_a_call_without_roles_says_why_it_has_no_suggestions(qtbot, window, stor
     panel = window.view.suggestions
     qtbot.waitUntil(lambda: "none:" in panel.title.text(), timeout=5000)
     assert "no transcript" in panel.title.text()
+
+
+def test_a_transcript_arriving_on_the_open_call_brings_its_suggestions(qtbot, window, store, demo_media, tmp_path):
+    from desktop.ui.transcription import install_transcription
+
+    call, _ = calls.add_call(store, demo_media, title="Discovery", rep="Riley Rep")
+    window.open_call(call.id)
+    qtbot.waitUntil(lambda: "no transcript" in window.view.suggestions.title.text(), timeout=5000)
+    install_transcription(window).import_file(write_script_vtt(tmp_path / "acme.vtt"))
+    qtbot.waitUntil(lambda: window.suggestions.model.rowCount() > 0, timeout=5000)  # no reopening needed
+    assert "to review" in window.view.suggestions.title.text()

@@ -19,7 +19,7 @@ from desktop.services import calls as call_service
 from desktop.services import transcript_io
 from desktop.services import transcription as service
 from desktop.services import transcripts as transcript_service
-from desktop.services.changes import TRANSCRIPT
+from desktop.services.changes import TRANSCRIPT, change
 from desktop.ui.actions import ActionId
 from desktop.ui.transcription.queue import TranscriptionQueue, describe
 from desktop.ui.transcription.widgets import TranscriptionBar
@@ -70,6 +70,10 @@ class TranscriptionController(QObject):
     def on_store_changed(self, change) -> None:
         if change.touches(TRANSCRIPT) and change.call_id is not None:
             self.reload_transcript(change.call_id)  # an edit, its undo or redo: whichever path made it
+
+    def _tell(self, label: str, call_id: int) -> None:
+        """A transcript made, imported, renamed or restored here: every view hears (and this one reloads)."""
+        self.window.history.tell(change(label, TRANSCRIPT, call_id=call_id))
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802
         if watched is self.window and event.type() == QEvent.Type.Close:
@@ -168,7 +172,7 @@ class TranscriptionController(QObject):
                 self.window.view.show_transcript(True)
 
     def on_call_saved(self, call_id: int, _transcript_id: int) -> None:
-        self.reload_transcript(call_id)
+        self._tell("Transcribe", call_id)
         self._show_status(call_id)
         title = call_service.get_call(self.store, call_id).title
         self.window.show_message(f"Transcribed {title}.")
@@ -270,11 +274,12 @@ class TranscriptionController(QObject):
 
     def rename_speaker(self, call_id: int, label: str, name: str) -> list[dict]:
         transcript_service.rename_speaker(self.store, call_id, label, name)
-        self.reload_transcript(call_id)
+        self._tell("Rename speaker", call_id)
         return transcript_service.speakers(self.store, call_id)
 
     def set_rep(self, call_id: int, label: str) -> list[dict]:
         transcript_service.set_rep_speaker(self.store, call_id, label)
+        self._tell("Set the rep", call_id)  # the roles changed: the suggestions follow
         return transcript_service.speakers(self.store, call_id)
 
     def show_versions(self) -> None:
@@ -289,7 +294,7 @@ class TranscriptionController(QObject):
     def restore_version(self, transcript_id: int) -> None:
         transcript_service.restore_version(self.store, self.call.id, transcript_id)
         self.window.undo_stack.clear()  # line edits refer to the version that was current
-        self.reload_transcript(self.call.id)
+        self._tell("Restore version", self.call.id)
 
     def choose_import(self) -> None:
         if self.call is None:
@@ -312,7 +317,7 @@ class TranscriptionController(QObject):
         except Exception as exc:  # noqa: BLE001 - TranscriptFileError, OSError: one line naming the file
             self.window.show_message(str(exc), error=True)
             return None
-        self.reload_transcript(self.call.id)
+        self._tell("Import transcript", self.call.id)
         message = f"Imported {summary.imported} of {summary.cue_count} cues from {Path(path).name}."
         if summary.skipped:
             # What the reader skipped is named, so the coach can trust the count.
