@@ -7,6 +7,7 @@ import pytest
 from desktop.services import calls, moments, suggestions, transcript_io
 from desktop.ui.actions import ActionId
 from desktop.ui.widgets.waveform import SUGGESTION_PX
+from tests.conftest import make_tone
 from tests.services.demo_script import write_script_vtt
 
 
@@ -30,7 +31,7 @@ def test_the_list_and_the_lane_show_the_demo_calls_suggestions(qtbot, window, st
     deferral = next(f for f in shown if f.label == "deferral" and "send me some information" in f.quote.lower())
     assert [f.start_ms for f in shown] == sorted(f.start_ms for f in shown)  # in time order
     row = ctl.model.row_of(deferral.id)
-    assert "deferral" in ctl.model.index(row, 0).data() and deferral.reason == ctl.model.index(row, 3).data()
+    assert "deferral" in ctl.model.index(row, 1).data() and deferral.reason == ctl.model.index(row, 3).data()
     assert "to review" in window.view.suggestions.title.text()
     # On the waveform: a lane of marks coloured by family, along the foot of the wave.
     marks = window.view.waveform.suggestions_shown()
@@ -92,3 +93,21 @@ def test_a_transcript_arriving_on_the_open_call_brings_its_suggestions(qtbot, wi
     install_transcription(window).import_file(write_script_vtt(tmp_path / "acme.vtt"))
     qtbot.waitUntil(lambda: window.suggestions.model.rowCount() > 0, timeout=5000)  # no reopening needed
     assert "to review" in window.view.suggestions.title.text()
+
+
+def test_the_call_tab_shows_the_conversation_figures_and_says_why_one_is_missing(qtbot, window, store, demo,
+                                                                                 demo_media, tmp_path):
+    from desktop.services import suggestions as service
+
+    _open(qtbot, window, demo)
+    info = window.view.call_info
+    figures = service.call_figures(store, demo).values
+    qtbot.waitUntil(lambda: info.figure("Rep talk share") is not None, timeout=5000)
+    assert info.figure("Rep talk share") == f"{figures['rep_talk_share']:.0%}"
+    assert info.figure("Open questions") == str(figures["rep_questions_open"])
+    # A call whose speakers have no roles: the figures that need them say "—", with the reason.
+    other, _ = calls.add_call(store, make_tone(tmp_path / "other.wav", seconds=4), title="No roles")
+    transcript_io.import_transcript(store, other.id, write_script_vtt(tmp_path / "other.vtt"))
+    window.open_call(other.id)
+    qtbot.waitUntil(lambda: info.figure("Rep talk share") == "—", timeout=5000)
+    assert info._figure_values["Rep talk share"].toolTip()  # the reason, on hover

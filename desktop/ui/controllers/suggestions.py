@@ -50,7 +50,7 @@ class SuggestionsController(QObject):
         if self._task is not None:
             self._task.cancel()
         if call_id is None:
-            self._show(None, [], None, [])
+            self._show(None, [], None, [], None)
             return
         store = self.store
 
@@ -58,15 +58,16 @@ class SuggestionsController(QObject):
             from desktop.services import suggestions
 
             return (suggestions.suggestions(store, call_id), suggestions.why_none(store, call_id),
-                    suggestions.label_precision(store))
+                    suggestions.label_precision(store), suggestions.call_figures(store, call_id))
 
         self._task = run_task(read, lambda got: self._show(call_id, *got), receiver=self,
                               on_error=lambda exc: self.message.emit(f"Suggestions: {exc}"),
                               name="callmark-suggestions")
 
-    def _show(self, call_id, rows, why, tallies) -> None:
+    def _show(self, call_id, rows, why, tallies, figures) -> None:
         if call_id != self.call_id:
             return  # an older read, for a call since left
+        self.view.call_info.set_figures(figure_rows(figures) if figures is not None else None)
         panel = self.view.suggestions
         kept = panel.selected()
         self.model.set_suggestions(rows)
@@ -158,6 +159,33 @@ class SuggestionsController(QObject):
                               f"{format_ms(picked.finding.start_ms)} — Ctrl+I starts an item from it")
         elif verdict == "dismissed":
             self.message.emit(f"Dismissed the {picked.finding.label.replace('_', ' ')} suggestion (Ctrl+Z undoes)")
+
+
+FIGURE_NAMES = (("rep_talk_share", "Rep talk share"), ("longest_rep_monologue_ms", "Longest rep monologue"),
+                ("longest_customer_story_ms", "Longest customer story"), ("rep_questions_open", "Open questions"),
+                ("rep_questions_closed", "Closed questions"), ("rep_questions_leading", "Leading questions"),
+                ("customer_questions", "Customer questions"), ("patience_ms", "Patience"),
+                ("interactivity_per_min", "Speaker changes / min"))
+
+
+def figure_rows(figures) -> list[tuple[str, str, str]]:
+    """The Call tab's rows: a figure the roles can't give is "—", with the reason, never a guess."""
+    out = []
+    for key, name in FIGURE_NAMES:
+        value = figures.values.get(key)
+        why = figures.reasons.get(key, "")
+        if value is None:
+            text = "—"
+        elif key == "rep_talk_share":
+            text = f"{value:.0%}"
+        elif key.endswith("_ms"):
+            text = f"{value / 1000:.1f} s"
+        elif isinstance(value, float):
+            text = f"{value:.1f}"
+        else:
+            text = str(value)
+        out.append((name, text, why))
+    return out
 
 
 def suggestions_controller(window) -> SuggestionsController:

@@ -8,13 +8,13 @@ from desktop.core.timefmt import format_ms
 from desktop.ui.models.row_table import RowTableModel
 from desktop.ui.style import FAMILY_LETTERS, family_colour
 
-LABEL, TIME, QUOTE, REASON, VERDICT = range(5)
+TIME, LABEL, QUOTE, REASON, VERDICT = range(5)
 FINDING_ROLE = Qt.ItemDataRole.UserRole + 1  # the Finding
 VERDICTS = {None: "", "accepted": "✓ accepted", "dismissed": "✗ dismissed"}
 
 
 class SuggestionsModel(RowTableModel):
-    columns = ("Suggestion", "Time", "Quote", "Why", "Verdict")
+    columns = ("Time", "Suggestion", "Quote", "Why", "Verdict")
 
     def __init__(self, parent=None):
         super().__init__(parent)

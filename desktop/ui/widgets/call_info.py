@@ -29,6 +29,18 @@ class CallInfo(QWidget):
         box = QWidget()
         self._form = QFormLayout(box)
         outer.addWidget(box)
+        # The conversation's figures (who talked, how much, the questions), under their own heading.
+        self.figures_title = label_look(QLabel("Conversation"), "panelTitle")
+        self.figures_title.hide()
+        self._figures_box = QWidget()
+        self._figures = QFormLayout(self._figures_box)
+        self._figures.setContentsMargins(10, 4, 10, 4)
+        self._figures.setHorizontalSpacing(12)
+        self._figures.setVerticalSpacing(2)
+        self._figure_values: dict[str, QLabel] = {}
+        self._figures_box.hide()
+        outer.addWidget(self.figures_title)
+        outer.addWidget(self._figures_box)
         self.edit_button = QPushButton("Edit details…")
         self.edit_button.setToolTip("Title, rep, manager, recorded date and source")
         self.edit_button.clicked.connect(self.edit_requested)
@@ -57,6 +69,32 @@ class CallInfo(QWidget):
                 self._values[name] = value
         for name, text in rows:
             self._values[name].setText(text)
+
+    def set_figures(self, rows: list[tuple[str, str, str]] | None) -> None:
+        """(name, value, why) rows; a figure that can't be told shows "—" with the reason on hover."""
+        if not rows:
+            self.figures_title.hide()
+            self._figures_box.hide()
+            return
+        if list(self._figure_values) != [name for name, _, _ in rows]:
+            while self._figures.rowCount():
+                self._figures.removeRow(0)
+            self._figure_values = {}
+            for name, _, _ in rows:
+                value = QLabel()
+                value.setWordWrap(True)
+                self._figures.addRow(label_look(QLabel(name), "infoKey"), value)
+                self._figure_values[name] = value
+        for name, text, why in rows:
+            label = self._figure_values[name]
+            label.setText(text)
+            label.setToolTip(why)
+        self.figures_title.show()
+        self._figures_box.show()
+
+    def figure(self, name: str) -> str | None:
+        label = self._figure_values.get(name)
+        return label.text() if label is not None else None
 
     def value(self, name: str) -> str | None:
         label = self._values.get(name)
