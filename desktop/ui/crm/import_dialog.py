@@ -9,7 +9,7 @@ from __future__ import annotations
 import zoneinfo
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
     QPlainTextEdit, QPushButton, QVBoxLayout,
@@ -18,40 +18,11 @@ from PySide6.QtWidgets import (
 from desktop.errors import CallmarkError
 from desktop.exchange.crm_plan import ImportPlan, date_order_lines, date_order_name, preview_lines
 from desktop.services import crm as crm_service
+from desktop.ui.tasks import run_task
 
 CRM_CHOICES = (("Detect from the headers", None), ("Salesforce", "salesforce"), ("HubSpot", "hubspot"))
 DATE_CHOICES = (("Detect (else month/day)", None), ("Month/day (US)", False), ("Day/month", True))
 CSV_FILTER = "CRM exports (*.csv *.txt *.tsv);;All files (*)"
-
-
-class _Reader(QObject):
-    done = Signal(object, int)  # ParsedExport, request number
-    failed = Signal(str, int)
-
-
-class _ReadJob(QRunnable):
-    """Parses the export in the thread pool: a big export must not freeze the window."""
-
-    def __init__(self, reader: _Reader, number: int, args: tuple, remembered: dict):
-        super().__init__()
-        self.reader, self.number, self.args, self.remembered = reader, number, args, remembered
-
-    def run(self) -> None:
-        try:
-            parsed = crm_service.read_export(*self.args, remembered=self.remembered)
-        except CallmarkError as exc:
-            self._emit(self.reader.failed, str(exc), self.number)
-        except Exception as exc:  # noqa: BLE001 - an unexpected failure still reaches the coach
-            self._emit(self.reader.failed, f"{self.args[0]}: could not read the export ({exc})", self.number)
-        else:
-            self._emit(self.reader.done, parsed, self.number)
-
-    @staticmethod
-    def _emit(signal, *args) -> None:
-        try:
-            signal.emit(*args)
-        except RuntimeError:
-            pass  # the dialog was closed while the file was read: nobody to tell, nothing may escape run()
 
 
 class ImportDialog(QDialog):
@@ -133,9 +104,6 @@ class ImportDialog(QDialog):
         layout.addWidget(self.changes, 1)
         layout.addWidget(self.buttons)
 
-        self._reader = _Reader(self)
-        self._reader.done.connect(self.on_reader_done)
-        self._reader.failed.connect(self.on_reader_failed)
         self.buttons.rejected.connect(self.reject)
         self.import_button.clicked.connect(self.on_import_clicked)
         self.refresh_button.clicked.connect(self.preview)
@@ -164,8 +132,17 @@ class ImportDialog(QDialog):
         self.error.hide()
         args = (self.path, self.crm_choice.currentData(), self._columns(),
                 self.date_choice.currentData())
-        QThreadPool.globalInstance().start(_ReadJob(self._reader, self._request, args,
-                                                    dict(self._remembered)))
+        number, remembered = self._request, dict(self._remembered)
+
+        def failed(exc: BaseException) -> None:
+            # A CallmarkError names the file and the problem; anything else is still said, in one line.
+            text = str(exc) if isinstance(exc, CallmarkError) else f"{args[0]}: could not read the export ({exc})"
+            self.on_reader_failed(text, number)
+
+        # A big export must not freeze the window: it is read off the GUI thread.
+        run_task(lambda: crm_service.read_export(*args, remembered=remembered),
+                 lambda parsed: self.on_reader_done(parsed, number), receiver=self, on_error=failed,
+                 name="callmark-crm-read")
 
     def on_reader_done(self, parsed, number: int) -> None:
         if number != self._request:
