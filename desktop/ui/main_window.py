@@ -208,7 +208,7 @@ class MainWindow(QMainWindow):
 
         try:
             row, created = add_call(self.store, Path(path))
-        except Exception as exc:  # noqa: BLE001 - MediaError, OSError...: tell the coach in one line
+        except (CallmarkError, OSError) as exc:  # MediaError, a file that can't be read: one line
             self.show_message(str(exc), error=True)
             return None
         self.library_model.update_call(row)

@@ -155,7 +155,10 @@ class PendingPanel(QLabel):
     def make(self, context: WorkspaceContext) -> QWidget:
         try:
             return self.spec.resolve()(context)
-        except Exception as exc:  # noqa: BLE001 - one broken panel must not stop the window
+        except Exception as exc:  # noqa: BLE001 - an outermost handler: one broken panel must not stop the window
+            import logging
+
+            logging.getLogger(__name__).error("the %s panel could not start", self.spec.name, exc_info=exc)
             widget = QLabel(f"The {self.spec.name} panel could not start: {exc}")
             widget.setWordWrap(True)
             return widget

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog
                                QVBoxLayout, QWidget)
 
 from desktop.core.words import file_name, plural
+from desktop.errors import CallmarkError
 from desktop.services import packets, records
 from desktop.ui.exchange.pdf import print_html
 
@@ -52,7 +53,7 @@ def ensure_local_coach(window) -> bool:
         try:
             records.set_whoami(window.store, dialog.name.text(), dialog.email.text())
             return True
-        except Exception as exc:  # noqa: BLE001 - CallmarkError: say it and ask again
+        except CallmarkError as exc:  # say it and ask again
             QMessageBox.warning(window, "Callmark", str(exc))
     return False
 
@@ -89,7 +90,7 @@ def export_record(window) -> Path | None:
         if not path:
             return None
         saved = records.save_record(result, path)
-    except Exception as exc:  # noqa: BLE001 - CallmarkError, ExportError: one line for the coach
+    except (CallmarkError, OSError) as exc:  # ExportError, a folder that can't be written: one line
         window.show_message(str(exc), error=True)
         return None
     note = f" Left out: {'; '.join(result.left_out)}." if result.left_out else ""
@@ -105,7 +106,7 @@ def import_record(window, path: str | None = None) -> records.ImportResult | Non
             return None
     try:
         result = records.import_record(window.store, path)
-    except Exception as exc:  # noqa: BLE001 - RecordError names the file, the JSON path and the problem
+    except (CallmarkError, OSError) as exc:  # RecordError names the file, the JSON path and the problem
         window.show_message(str(exc), error=True)
         return None
     window.refresh_library()
@@ -187,7 +188,7 @@ def export_packet(window) -> Path | None:
         return None
     try:
         preview = PacketPreview(window.store, call_id, window)
-    except Exception as exc:  # noqa: BLE001 - CallmarkError (no coach, no items): one line
+    except CallmarkError as exc:  # no coach, no items: one line
         window.show_message(str(exc), error=True)
         return None
     if not preview.exec():
@@ -203,7 +204,7 @@ def export_packet(window) -> Path | None:
 
             write_pdf(Path(path).with_suffix(".pdf"), build.html(), f"Coaching session: {build.data.call_title}")
         saved = packets.write_html(build, path)
-    except Exception as exc:  # noqa: BLE001 - ExportError: nothing half-written, say so
+    except (CallmarkError, OSError) as exc:  # ExportError: nothing half-written, say so
         window.show_message(str(exc), error=True)
         return None
     window.show_message(f"Packet written to {saved}.")

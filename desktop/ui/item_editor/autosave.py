@@ -13,6 +13,8 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from desktop.errors import CallmarkError
+
 SAVE_DELAY_MS = 300
 
 
@@ -65,7 +67,7 @@ class FieldSaver(QObject):
         for (record, field), value in pending.items():
             try:
                 self._write(record, field, value)
-            except Exception as exc:  # noqa: BLE001 - a refused value is reported, typing goes on
+            except (CallmarkError, ValueError) as exc:  # a refused value is reported, typing goes on
                 self.failed.emit(field, str(exc))
             else:
                 self.saved.emit(field)

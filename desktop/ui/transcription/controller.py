@@ -15,6 +15,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from desktop.core.words import file_name
+from desktop.errors import CallmarkError
 from desktop.services import calls as call_service
 from desktop.services import transcript_io
 from desktop.services import transcription as service
@@ -314,7 +315,7 @@ class TranscriptionController(QObject):
                 return self.import_file(path, keep_readable=True)
             self.window.show_message(str(exc).splitlines()[0], error=True)
             return None
-        except Exception as exc:  # noqa: BLE001 - TranscriptFileError, OSError: one line naming the file
+        except (CallmarkError, OSError) as exc:  # TranscriptFileError, a file that can't be read
             self.window.show_message(str(exc), error=True)
             return None
         self._tell("Import transcript", self.call.id)
@@ -342,7 +343,7 @@ class TranscriptionController(QObject):
     def export_file(self, path: str | Path, fmt: str) -> Path | None:
         try:
             written = transcript_io.export_to_file(self.store, self.call.id, fmt, path)
-        except Exception as exc:  # noqa: BLE001 - ExportError, no transcript: one line
+        except (CallmarkError, OSError) as exc:  # ExportError, no transcript: one line
             self.window.show_message(str(exc), error=True)
             return None
         self.window.show_message(f"Wrote {written}.")

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject, QThread, Signal
 
+from desktop.errors import CallmarkError
 from desktop.services import transcription as service
 from desktop.services.transcripts import SegmentRow
 from desktop.transcription.progress import format_eta
@@ -158,7 +159,7 @@ class TranscriptionQueue(QObject):
         call_id = self._order[0]
         try:
             plan = service.plan_for_call(self.store, call_id, cpu_threads=self.cpu_threads)
-        except Exception as exc:  # noqa: BLE001 - ModelNotFoundError, a missing file: one line, then go on
+        except (CallmarkError, OSError) as exc:  # ModelNotFoundError, a missing file: one line, then go on
             self._drop(call_id)
             self.call_failed.emit(call_id, str(exc))
             self._next()
