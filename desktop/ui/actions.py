@@ -69,6 +69,11 @@ class ActionId(Enum):
     SHORTCUTS = ("Keyboard shortcuts…", ("Ctrl+Alt+K",), "See and change every key", False)
     CHEAT_SHEET = ("Cheat sheet", ("F1", "?"), "Show every key at a glance", False)
     QUIT = ("Quit", (SK.Quit,), "Close Callmark (every change is already saved)", False)
+    RESTORE_BACKUP = ("Restore from backup…", (), "Put an automatic backup of your store back (the current one is kept)",
+                      False)
+    OPEN_LOG_FOLDER = ("Open log folder", (), "Show the folder of Callmark's log (no transcript text in it)", False)
+    FIND_RECORDING = ("Find recording…", (), "Search a folder for this call's recording (same SHA-256) and relink it",
+                      False)
 
     @property
     def text(self) -> str:

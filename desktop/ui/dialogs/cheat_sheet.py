@@ -23,6 +23,7 @@ GROUPS = (
                      ActionId.SPEAKERS, ActionId.TRANSCRIPT_VERSIONS, ActionId.IMPORT_TRANSCRIPT,
                      ActionId.EXPORT_TRANSCRIPT, ActionId.TRANSCRIPTION_SETTINGS, ActionId.IMPORT_CRM)),
     ("Help", (ActionId.CHEAT_SHEET, ActionId.SHORTCUTS, ActionId.PREFERENCES, ActionId.QUIT)),
+    ("Keeping your work", (ActionId.RESTORE_BACKUP, ActionId.FIND_RECORDING, ActionId.OPEN_LOG_FOLDER)),
 )
 
 

@@ -1,0 +1,129 @@
+"""What keeps the coach's work safe in the window: timed and closing backups, Restore from backup…,
+a damaged store noticed and handled, a moved recording found again, Open log folder.
+
+``install_durability(window)`` adds it all to a built main window; the menus and
+dialogs behind the entries are imported when first used.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtWidgets import QApplication
+
+from desktop import paths
+from desktop.ui.actions import ActionId
+
+
+class Durability(QObject):
+    """The window's backups and its watch on the store; one per window."""
+
+    backup_made = Signal(str)  # path of the new backup
+    backup_failed = Signal(str)  # message
+    store_damaged = Signal(str)  # what SQLite said (from any thread: delivered on the GUI thread)
+
+    def __init__(self, window):
+        super().__init__(window)
+        from desktop.services.backups import BackupPolicy
+
+        self.window = window
+        self.store_path = paths.store_path(window.home)
+        self.folder = paths.backups_dir(window.home)
+        try:
+            self.policy = BackupPolicy.load(window.home)
+        except Exception as exc:  # noqa: BLE001 - a bad policy file is said once, the defaults apply
+            window.show_message(str(exc), error=True)
+            self.policy = BackupPolicy()
+        self.timer = QTimer(self)
+        self.timer.setInterval(max(1, self.policy.interval_minutes) * 60_000)
+        self.timer.timeout.connect(self.timed_backup)
+        self.timer.start()
+        self._thread = None
+        self.backup_failed.connect(lambda msg: window.show_message(msg, error=True))
+        self.store_damaged.connect(self._on_store_damaged)
+        watch = getattr(window.store, "on_damaged", None)
+        if watch is not None:
+            watch(self.store_damaged.emit)
+        app = QApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self.backup_on_close)
+
+    def backup_now(self):
+        """A backup if anything changed since the last automatic one; None if nothing had."""
+        from desktop.services import backups
+
+        if getattr(self.window.store, "damaged", None):
+            return None  # never back up a damaged store over the good backups' place in the set
+        made = backups.backup_if_changed(self.store_path, self.folder, self.policy)
+        if made is not None:
+            self.backup_made.emit(str(made.path))
+        return made
+
+    def timed_backup(self) -> None:
+        """Every 30 minutes (with changes): on a thread, the window keeps going meanwhile."""
+        import threading
+
+        if self._thread is not None and self._thread.is_alive():
+            return
+
+        def run() -> None:
+            try:
+                self.backup_now()
+            except Exception as exc:  # noqa: BLE001 - said in the status line, logged
+                import logging
+
+                logging.getLogger("callmark.backups").warning("timed backup failed: %s", type(exc).__name__)
+                self.backup_failed.emit(str(exc))
+
+        self._thread = threading.Thread(target=run, name="callmark-backup", daemon=True)
+        self._thread.start()
+
+    def backup_on_close(self) -> None:
+        if self._thread is not None:
+            self._thread.join(30)
+        try:
+            self.window.workspace.flush()
+            self.backup_now()
+        except Exception as exc:  # noqa: BLE001 - the app is closing: say it on stderr and in the log
+            import logging
+            import sys
+
+            logging.getLogger("callmark.backups").warning("backup at close failed: %s", type(exc).__name__)
+            print(f"callmark: {exc}", file=sys.stderr)
+
+    def _on_store_damaged(self, detail: str) -> None:
+        from desktop.ui.durability.damaged import offer_recovery
+
+        offer_recovery(self.window, detail)
+
+
+def _menu(window, title: str):
+    bar = window.menuBar()
+    for action in bar.actions():
+        if action.menu() is not None and action.text().replace("&", "") == title:
+            return action.menu()
+    return bar.addMenu(f"&{title}")
+
+
+def install_durability(window) -> Durability:
+    durability = Durability(window)
+    window.durability = durability
+    reg = window.registry
+
+    def restore() -> None:
+        from desktop.ui.durability.restore_dialog import restore_from_backup
+
+        restore_from_backup(window)
+
+    def open_logs() -> None:
+        from desktop.ui.durability.logs import open_log_folder
+
+        open_log_folder(window)
+
+    reg[ActionId.RESTORE_BACKUP].triggered.connect(lambda _c=False: restore())
+    reg[ActionId.OPEN_LOG_FOLDER].triggered.connect(lambda _c=False: open_logs())
+    file_menu = _menu(window, "File")
+    quit_action = reg[ActionId.QUIT]
+    file_menu.insertAction(quit_action, reg[ActionId.RESTORE_BACKUP])
+    file_menu.insertSeparator(quit_action)
+    _menu(window, "Help").addAction(reg[ActionId.OPEN_LOG_FOLDER])
+    return durability
