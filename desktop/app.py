@@ -67,14 +67,14 @@ def _start(home: str | None, file: str | None, call_id: int | None):
     import_qt()  # before any other Qt import: see there
     from PySide6.QtWidgets import QApplication
 
-    from db.store import open_store
+    from desktop.ui.durability.damaged import open_for_window
     from desktop.ui.main_window import build_main_window
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName(paths.APP_NAME)
     app.setOrganizationName(paths.APP_NAME)
     folder = paths.data_home(home)
-    store = open_store(paths.store_path(folder), paths.backups_dir(folder))
+    store = open_for_window(folder)  # a damaged store is set aside and a backup offered first
     demo_id = first_run_demo(store)
     window = build_main_window(store, folder)
 

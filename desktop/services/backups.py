@@ -249,8 +249,13 @@ def restore(store_path: Path, backup: Path, folder: Path) -> Backup | None:
     store_path = Path(store_path)
     before = None
     if store_path.exists() and store_path.stat().st_size:
-        if integrity(store_path) == ["ok"]:
+        verdict = integrity(store_path)
+        if verdict == ["ok"]:
             before = make_backup(store_path, folder, automatic=False, label="before-restore")
+        else:  # a damaged store is set aside (never deleted), not copied into the backups
+            from desktop.services.damage import set_aside
+
+            set_aside(store_path, folder, "; ".join(verdict[:3]))
     src = sqlite3.connect(f"file:{backup}?mode=ro", uri=True)
     try:
         dst = sqlite3.connect(store_path)

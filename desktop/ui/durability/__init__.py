@@ -7,7 +7,7 @@ dialogs behind the entries are imported when first used.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication
 
 from desktop import paths
@@ -39,13 +39,17 @@ class Durability(QObject):
         self.timer.start()
         self._thread = None
         self.backup_failed.connect(lambda msg: window.show_message(msg, error=True))
-        self.store_damaged.connect(self._on_store_damaged)
+        # Queued: the damage is met inside a failing query; the repair runs once that has unwound.
+        self.store_damaged.connect(self._on_store_damaged, Qt.ConnectionType.QueuedConnection)
         watch = getattr(window.store, "on_damaged", None)
         if watch is not None:
             watch(self.store_damaged.emit)
         app = QApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.backup_on_close)
+        from desktop.ui.durability.damaged import check_in_background
+
+        window.when_warm(lambda: check_in_background(window))  # the check on open, once painted
 
     def backup_now(self):
         """A backup if anything changed since the last automatic one; None if nothing had."""
