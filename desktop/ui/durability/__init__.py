@@ -130,4 +130,8 @@ def install_durability(window) -> Durability:
     file_menu.insertAction(quit_action, reg[ActionId.RESTORE_BACKUP])
     file_menu.insertSeparator(quit_action)
     _menu(window, "Help").addAction(reg[ActionId.OPEN_LOG_FOLDER])
+    file_menu.insertAction(reg[ActionId.RESTORE_BACKUP], reg[ActionId.FIND_RECORDING])
+    from desktop.ui.durability.recording import RecordingFinder
+
+    window.recording_finder = RecordingFinder(window)
     return durability
