@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import re
 
+from desktop.errors import CallmarkError
+
 __all__ = ["TimeFormatError", "format_ms", "parse_time"]
 
 _HOUR_MS = 3_600_000
 
 
-class TimeFormatError(ValueError):
+class TimeFormatError(CallmarkError, ValueError):
     """A time a coach typed could not be read."""
 
 

@@ -23,11 +23,12 @@ from desktop.exchange.record_model import (RECORD_FORMAT, RECORD_VERSION, Call, 
                                            CoachingItem, CoachingRecord, Moment, Person,
                                            Transcript)
 from desktop.exchange.safe_write import atomic_write_bytes
+from desktop.errors import CallmarkError
 
 MAX_RECORD_BYTES = 20 * 1024 * 1024
 
 
-class RecordError(Exception):
+class RecordError(CallmarkError):
     """A coaching record that cannot be read; nothing was imported."""
 
     def __init__(self, path: Path | str, json_path: str | None, message: str,

@@ -12,8 +12,10 @@ import os
 import tempfile
 from pathlib import Path
 
+from desktop.errors import CallmarkError
 
-class ExportError(Exception):
+
+class ExportError(CallmarkError):
     """A file could not be written; nothing was left behind."""
 
     def __init__(self, path: Path | str, problem: str) -> None:
