@@ -23,6 +23,7 @@ from pathlib import Path
 
 from db.store import StoreError, inspect_file, online_backup
 from desktop.errors import CallmarkError
+from desktop.logs import logger
 
 AUTO_PREFIX = "callmark-auto-"
 STAMP = "%Y%m%d-%H%M%S"
@@ -161,7 +162,9 @@ def make_backup(store_path: Path, folder: Path, *, automatic: bool = True, label
         target.unlink(missing_ok=True)
         raise BackupError(f"{target}: the backup failed its integrity check ({'; '.join(verdict[:3])}); "
                           "it was not kept")
-    return Backup(target, now.replace(microsecond=0), target.stat().st_size, automatic)
+    made = Backup(target, now.replace(microsecond=0), target.stat().st_size, automatic)
+    logger("backups").info("backup made: %s (%d bytes, integrity ok)", target.name, made.size)
+    return made
 
 
 def prune(folder: Path, policy: BackupPolicy, now: datetime | None = None) -> list[Path]:
@@ -186,6 +189,8 @@ def prune(folder: Path, policy: BackupPolicy, now: datetime | None = None) -> li
         if b.path not in keep:
             b.path.unlink(missing_ok=True)
             gone.append(b.path)
+    if gone:
+        logger("backups").info("rolling set: %d older automatic backups deleted, %d kept", len(gone), len(keep))
     return gone
 
 
@@ -273,4 +278,5 @@ def restore(store_path: Path, backup: Path, folder: Path) -> Backup | None:
         os.chmod(store_path, 0o600)
     except OSError:
         pass
+    logger("backups").info("restored %s", backup.name)
     return before

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from db.store import StoreError, inspect_file, quick_check
 from desktop.errors import CallmarkError
+from desktop.logs import logger
 from desktop.services import backups
 
 DAMAGED_MARK = ".damaged-"
@@ -70,7 +71,10 @@ def set_aside(store_path: Path, backups_folder: Path, detail: str, now: datetime
         side = Path(f"{store_path}{suffix}")
         if side.exists():
             side.rename(Path(f"{damaged}{suffix}"))
-    return DamageReport(store_path, damaged, detail, backups.newest_good(backups_folder))
+    report = DamageReport(store_path, damaged, detail, backups.newest_good(backups_folder))
+    logger("damage").warning("store damaged (%s); set aside as %s; newest good backup: %s", detail, damaged.name,
+                             report.backup.path.name if report.backup else "none")
+    return report
 
 
 def damaged_files(home: Path) -> list[Path]:
@@ -134,6 +138,8 @@ def recover(source: Path, target: Path) -> RecoverReport:
             raise RecoverError(f"{source}: the salvaged store fails its check: {'; '.join(verdict[:3])}")
         part.chmod(0o600)
         part.replace(target)
+        logger("damage").info("recovered %s (%s): %s rows kept, %s left out", source.name, report.method,
+                              sum(report.kept.values()), sum(report.dropped.values()))
     except BaseException:
         for stale in (part, Path(f"{part}-wal"), Path(f"{part}-shm")):
             stale.unlink(missing_ok=True)

@@ -11,10 +11,13 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from db.models import Call
-from db.store import Store
+from typing import TYPE_CHECKING
+
 from desktop.errors import CallmarkError, NotFound
 from desktop.services.rows import CallRow, get_call
+
+if TYPE_CHECKING:  # SQLAlchemy comes in with a relink, not with the check on opening a call
+    from db.store import Store
 
 MEDIA_SUFFIXES = {".mp3", ".m4a", ".wav", ".ogg", ".opus", ".oga", ".mp4", ".m4v", ".webm", ".mkv", ".mov",
                   ".flac", ".aac", ".wma", ".amr", ".3gp"}
@@ -26,6 +29,7 @@ def recording_missing(call: CallRow) -> bool:
 
 def relink(store: Store, call_id: int, file: str | os.PathLike[str]) -> CallRow:
     """Point the call at ``file``, refused unless it is the same recording (same SHA-256)."""
+    from db.models import Call
     from desktop.media.hashing import sha256_file
 
     call = get_call(store, call_id)
@@ -42,6 +46,9 @@ def relink(store: Store, call_id: int, file: str | os.PathLike[str]) -> CallRow:
             raise NotFound(f"call {call.id}: no such call in this library")
         row.media_path = str(media.resolve())
         row.media_filename = media.name
+    from desktop.logs import logger
+
+    logger("calls").info("call %d relinked to its recording (SHA-256 checked)", call.id)
     return get_call(store, call.id)
 
 

@@ -23,20 +23,12 @@ class Durability(QObject):
 
     def __init__(self, window):
         super().__init__(window)
-        from desktop.services.backups import BackupPolicy
-
         self.window = window
         self.store_path = paths.store_path(window.home)
         self.folder = paths.backups_dir(window.home)
-        try:
-            self.policy = BackupPolicy.load(window.home)
-        except Exception as exc:  # noqa: BLE001 - a bad policy file is said once, the defaults apply
-            window.show_message(str(exc), error=True)
-            self.policy = BackupPolicy()
+        self.policy = None
         self.timer = QTimer(self)
-        self.timer.setInterval(max(1, self.policy.interval_minutes) * 60_000)
         self.timer.timeout.connect(self.timed_backup)
-        self.timer.start()
         self._thread = None
         self.backup_failed.connect(lambda msg: window.show_message(msg, error=True))
         # Queued: the damage is met inside a failing query; the repair runs once that has unwound.
@@ -44,12 +36,34 @@ class Durability(QObject):
         watch = getattr(window.store, "on_damaged", None)
         if watch is not None:
             watch(self.store_damaged.emit)
+        from desktop.logs import watch_store
+
+        watch_store(window.store)  # damage met by code that caught nothing still stops the writes
         app = QApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.backup_on_close)
+        window.when_warm(self._start)  # none of this is needed for the first paint
+
+    def _start(self) -> None:
+        from desktop.logs import logger
         from desktop.ui.durability.damaged import check_in_background
 
-        window.when_warm(lambda: check_in_background(window))  # the check on open, once painted
+        self._load_policy()
+        self.timer.setInterval(max(1, self.policy.interval_minutes) * 60_000)
+        self.timer.start()
+        check_in_background(self.window)  # the check on open, once painted
+        logger("app").info("window opened (schema %s)", self.window.store.revision())
+
+    def _load_policy(self):
+        from desktop.services.backups import BackupPolicy
+
+        if self.policy is None:
+            try:
+                self.policy = BackupPolicy.load(self.window.home)
+            except Exception as exc:  # noqa: BLE001 - a bad policy file is said once, the defaults apply
+                self.window.show_message(str(exc), error=True)
+                self.policy = BackupPolicy()
+        return self.policy
 
     def backup_now(self):
         """A backup if anything changed since the last automatic one; None if nothing had."""
@@ -57,7 +71,7 @@ class Durability(QObject):
 
         if getattr(self.window.store, "damaged", None):
             return None  # never back up a damaged store over the good backups' place in the set
-        made = backups.backup_if_changed(self.store_path, self.folder, self.policy)
+        made = backups.backup_if_changed(self.store_path, self.folder, self._load_policy())
         if made is not None:
             self.backup_made.emit(str(made.path))
         return made
@@ -73,9 +87,9 @@ class Durability(QObject):
             try:
                 self.backup_now()
             except Exception as exc:  # noqa: BLE001 - said in the status line, logged
-                import logging
+                from desktop.logs import logger
 
-                logging.getLogger("callmark.backups").warning("timed backup failed: %s", type(exc).__name__)
+                logger("backups").warning("timed backup failed: %s", type(exc).__name__)
                 self.backup_failed.emit(str(exc))
 
         self._thread = threading.Thread(target=run, name="callmark-backup", daemon=True)
@@ -88,10 +102,11 @@ class Durability(QObject):
             self.window.workspace.flush()
             self.backup_now()
         except Exception as exc:  # noqa: BLE001 - the app is closing: say it on stderr and in the log
-            import logging
             import sys
 
-            logging.getLogger("callmark.backups").warning("backup at close failed: %s", type(exc).__name__)
+            from desktop.logs import logger
+
+            logger("backups").warning("backup at close failed: %s", type(exc).__name__)
             print(f"callmark: {exc}", file=sys.stderr)
 
     def _on_store_damaged(self, detail: str) -> None:
