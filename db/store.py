@@ -49,6 +49,33 @@ class DamagedStoreError(StoreError):
         super().__init__(f"{path}: the store is damaged ({detail}); nothing more was written to it")
 
 
+class StoreWriteError(StoreError):
+    """A write the disk refused (full, or failing); nothing of it was written, and it can be tried again."""
+
+    retry_later = True  # the text stays with the coach and is saved when there is room
+
+    def __init__(self, path: Path, problem: str):
+        self.path = Path(path)
+        self.problem = problem
+        super().__init__(f"{path}: {problem}; nothing was written. Your text is kept here and is saved "
+                         "as soon as there is room again")
+
+
+# SQLite's primary result codes for a disk that refused a write: SQLITE_IOERR, SQLITE_FULL.
+WRITE_CODES = {10: "the disk could not be written (input/output error)", 13: "the disk is full"}
+
+
+def write_problem(exc: BaseException) -> str | None:
+    """What the disk said, if ``exc`` (or the driver error it wraps) is a refused write."""
+    exc = getattr(exc, "orig", None) or exc
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return WRITE_CODES.get(code & 0xFF)
+    if isinstance(exc, OSError) and exc.errno in (28, 122):  # ENOSPC, EDQUOT
+        return "the disk is full"
+    return None
+
+
 # SQLite's primary result codes for a damaged file: SQLITE_CORRUPT, SQLITE_NOTADB.
 DAMAGE_CODES = (11, 26)
 
@@ -260,8 +287,14 @@ class Store:
         """One transaction: everything inside lands together, or nothing does."""
         if self.damaged is not None:
             raise DamagedStoreError(self.path, self.damaged)
-        with self._session_factory()() as session, session.begin():
-            yield session
+        try:
+            with self._session_factory()() as session, session.begin():
+                yield session
+        except Exception as exc:
+            problem = write_problem(exc)
+            if problem is None:
+                raise
+            raise StoreWriteError(self.path, problem) from exc
 
     def reader(self) -> sqlite3.Connection:
         """This thread's plain connection for reads (autocommit: each query sees the latest writes)."""

@@ -149,4 +149,7 @@ def install_durability(window) -> Durability:
     from desktop.ui.durability.recording import RecordingFinder
 
     window.recording_finder = RecordingFinder(window)
+    from desktop.ui.journal import install_journal  # what an earlier run was typing is put back first
+
+    window.journal = install_journal(window)
     return durability

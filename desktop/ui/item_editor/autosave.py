@@ -3,6 +3,9 @@
 `FieldSaver` keeps one pending value per field name. A keystroke restarts a
 ~300 ms timer; leaving the field, switching item, hiding or closing the editor
 writes what is pending straight away (`flush`), so closing mid-word keeps the word.
+A write the disk refused (full: ``retry_later`` on the error) is told to the coach
+once, not at every keystroke; the typing journal (desktop.ui.journal) keeps the
+text and tries it again until there is room.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, QTimer, Signal
 
 SAVE_DELAY_MS = 300
+# desktop.ui.journal watches typing here: hook(saver, "change" | "saved" | "refused", field, value).
+journal_hook = None
 
 
 class FieldSaver(QObject):
@@ -27,10 +32,13 @@ class FieldSaver(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(delay_ms)
         self._timer.timeout.connect(self.flush)
+        self._refused: set[str] = set()  # fields whose last write the disk refused (told once)
 
     def change(self, field: str, value: object) -> None:
         """A field changed: remember it and save after the pause."""
         self._pending[field] = value
+        if journal_hook is not None:
+            journal_hook(self, "change", field, value)
         self._timer.start()
 
     def save_now(self, field: str, value: object) -> None:
@@ -48,8 +56,17 @@ class FieldSaver(QObject):
             try:
                 self._write(field, value)
             except Exception as exc:  # noqa: BLE001 - a refused value is reported, typing goes on
+                if getattr(exc, "retry_later", False):
+                    if journal_hook is not None:
+                        journal_hook(self, "refused", field, value)  # the journal tries it again
+                    if field in self._refused:
+                        continue
+                    self._refused.add(field)
                 self.failed.emit(field, str(exc))
             else:
+                self._refused.discard(field)
+                if journal_hook is not None:
+                    journal_hook(self, "saved", field, value)
                 self.saved.emit(field)
 
     def discard(self) -> None:
