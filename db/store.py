@@ -33,7 +33,8 @@ if TYPE_CHECKING:  # SQLAlchemy is imported when the first session is asked for,
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-BUSY_TIMEOUT_MS = 5000  # every connection waits this long for another writer
+BUSY_TIMEOUT_MS = 15000  # every connection waits this long for another writer (a long import holds it)
+WRITE_OPTION = "callmark_write"  # an execution option: this transaction writes (BEGIN IMMEDIATE)
 
 
 class StoreError(CallmarkError):
@@ -289,6 +290,7 @@ class Store:
             raise DamagedStoreError(self.path, self.damaged)
         try:
             with self._session_factory()() as session, session.begin():
+                session.connection(execution_options={WRITE_OPTION: True})
                 yield session
         except Exception as exc:
             problem = write_problem(exc)
