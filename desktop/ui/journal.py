@@ -17,9 +17,7 @@ It is not fsynced on each keystroke: the file survives the app being killed
 
 from __future__ import annotations
 
-import json
 import os
-import tempfile
 import time
 import weakref
 from pathlib import Path
@@ -38,6 +36,8 @@ def journal_path(home) -> Path:
 
 
 def read_entries(home) -> list[dict]:
+    import json  # here: only after a crash is there a journal to read
+
     path = journal_path(home)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -51,6 +51,9 @@ def read_entries(home) -> list[dict]:
 
 def write_entries(home, entries: list[dict]) -> None:
     """The journal written whole and renamed into place (an empty journal is no file)."""
+    import json
+    import tempfile
+
     path = journal_path(home)
     if not entries:
         path.unlink(missing_ok=True)
@@ -137,10 +140,7 @@ class TypingJournal(QObject):
         panel.note.textEdited.connect(self.on_note_typed)
         window.marking.moment_changed.connect(self.on_moment_changed)
         self._refused_told = False
-        _journals.add(self)
-        from desktop.ui.item_editor import autosave
-
-        autosave.journal_hook = _saver_hook
+        _journals.add(self)  # the item editor's autosave reaches it through saver_hook
 
     # --- what is typed ----------------------------------------------------------------------
 
@@ -233,8 +233,10 @@ class TypingJournal(QObject):
         return True
 
 
-def _saver_hook(saver, event: str, field: str, value) -> None:
-    """The item editor's autosave: each change, save and refusal, with the item it belongs to."""
+def saver_hook(saver, event: str, field: str, value) -> None:
+    """The item editor's autosave (desktop.ui.item_editor.autosave) tells each change ("change"),
+    save ("saved") and refusal by the disk ("refused") here, and the journal of the window whose
+    store the editor writes to keeps it, with the item it belongs to."""
     controller = saver.parent()
     item = getattr(controller, "item", None)
     if item is None or not isinstance(value, str):

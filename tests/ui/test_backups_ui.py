@@ -62,3 +62,18 @@ def test_restore_from_backup_in_the_window(qtbot, window, store, tone, isolated_
     moments.add_moment(store, call.id, 1500, note="after the restore")
     assert len(list_moments(store, call.id)) == 2
     assert made.path.exists()
+
+
+def test_the_timed_backup_runs_every_30_minutes_only_after_changes(qtbot, window, store, tone, isolated_home):
+    qtbot.waitUntil(lambda: window.durability.timer.isActive(), timeout=20000)  # started once warm
+    assert window.durability.timer.interval() == 30 * 60 * 1000
+    call, _ = calls.add_call(store, tone, title="Timed")
+    moments.add_moment(store, call.id, 300, note="first")
+    folder = paths.backups_dir(isolated_home)
+    window.durability.timer.timeout.emit()  # what the timer does at the half hour
+    window.durability._thread.join(30)
+    first = [b for b in backups.list_backups(folder) if b.automatic]
+    assert len(first) == 1 and backups.counts(first[0].path)["moments"] == 1
+    window.durability.timer.timeout.emit()  # nothing changed since: no new backup
+    window.durability._thread.join(30)
+    assert len([b for b in backups.list_backups(folder) if b.automatic]) == 1

@@ -14,9 +14,9 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from desktop.ui.journal import saver_hook as journal_hook  # typing journaled: see desktop.ui.journal
+
 SAVE_DELAY_MS = 300
-# desktop.ui.journal watches typing here: hook(saver, "change" | "saved" | "refused", field, value).
-journal_hook = None
 
 
 class FieldSaver(QObject):
@@ -37,8 +37,7 @@ class FieldSaver(QObject):
     def change(self, field: str, value: object) -> None:
         """A field changed: remember it and save after the pause."""
         self._pending[field] = value
-        if journal_hook is not None:
-            journal_hook(self, "change", field, value)
+        journal_hook(self, "change", field, value)
         self._timer.start()
 
     def save_now(self, field: str, value: object) -> None:
@@ -57,16 +56,14 @@ class FieldSaver(QObject):
                 self._write(field, value)
             except Exception as exc:  # noqa: BLE001 - a refused value is reported, typing goes on
                 if getattr(exc, "retry_later", False):
-                    if journal_hook is not None:
-                        journal_hook(self, "refused", field, value)  # the journal tries it again
+                    journal_hook(self, "refused", field, value)  # the journal tries it again
                     if field in self._refused:
                         continue
                     self._refused.add(field)
                 self.failed.emit(field, str(exc))
             else:
                 self._refused.discard(field)
-                if journal_hook is not None:
-                    journal_hook(self, "saved", field, value)
+                journal_hook(self, "saved", field, value)
                 self.saved.emit(field)
 
     def discard(self) -> None:
