@@ -13,7 +13,7 @@ from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, event
 
-from db.store import BUSY_TIMEOUT_MS
+from db.store import BUSY_TIMEOUT_MS, WRITE_OPTION
 
 PRAGMAS = (
     "PRAGMA journal_mode=WAL",
@@ -38,7 +38,10 @@ def make_engine(path: Path) -> Engine:
 
     @event.listens_for(engine, "begin")
     def on_begin(conn):
-        conn.exec_driver_sql("BEGIN")
+        # A write transaction takes the write lock at once (IMMEDIATE): begun as a read, it could
+        # not become a write once another process had committed, and SQLite would answer
+        # "database is locked" without waiting. Reads stay deferred and never block a writer.
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(WRITE_OPTION) else "BEGIN")
 
     return engine
 

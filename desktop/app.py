@@ -40,7 +40,7 @@ def start(home: str | None = None, file: str | None = None, call_id: int | None 
     """
     from PySide6.QtWidgets import QApplication
 
-    from db.store import open_store
+    from desktop.ui.durability.damaged import open_for_window
     from desktop.ui.main_window import build_main_window
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -50,7 +50,7 @@ def start(home: str | None = None, file: str | None = None, call_id: int | None 
 
     name_the_desktop_entry(app)
     folder = paths.data_home(home)
-    store = open_store(paths.store_path(folder), paths.backups_dir(folder))
+    store = open_for_window(folder)  # a damaged store is set aside and a backup offered first
     demo_id = first_run_demo(store)
     window = build_main_window(store, folder)
 

@@ -33,6 +33,8 @@ DEBIAN_PACKAGES=(
   # the desktop entry and the AppStream metainfo are checked with their validators; the
   # entry's types are registered with update-desktop-database (packaging/install-desktop.sh)
   desktop-file-utils appstream
+  # the SQLite command-line tool: `callmark db recover` uses its .recover where the build can run it
+  sqlite3
 )
 
 say() { printf 'callmark setup: %s\n' "$*" >&2; }

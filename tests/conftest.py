@@ -21,6 +21,7 @@ def isolated_home(tmp_path, monkeypatch) -> Path:
     """Every test gets its own data folder; nothing touches the coach's real store."""
     home = tmp_path / "home"
     monkeypatch.setenv("CALLMARK_HOME", str(home))
+    monkeypatch.setenv("CALLMARK_LOG_DIR", str(tmp_path / "logs"))  # never the real user log folder
     return home
 
 

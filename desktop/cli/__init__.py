@@ -75,6 +75,9 @@ def _wants_gui(argv: Sequence[str], commands: set[str]) -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    from desktop.logs import install_excepthook  # anything unexpected goes to the log (opened only then)
+
+    install_excepthook()
     if _wants_gui(argv, COMMANDS) and not any(a in ("-h", "--help", "--version") for a in argv):
         from desktop.cli.gui import run_gui_from_argv
 

@@ -1,4 +1,4 @@
-"""`callmark calls add|list|stats`."""
+"""`callmark calls add|list|stats|relink`."""
 
 from __future__ import annotations
 
@@ -28,6 +28,15 @@ def register(sub, common) -> None:
 
     register_stats(inner, common)
 
+    rel = inner.add_parser("relink", parents=[common],
+                           help="point a call at its recording again, after the file moved (checked by SHA-256)")
+    rel.add_argument("call", help="call id (or exact title)")
+    where = rel.add_mutually_exclusive_group(required=True)
+    where.add_argument("file", nargs="?", help="the recording's new place")
+    where.add_argument("--search", metavar="DIR", help="search this folder (and those inside) for it")
+    rel.add_argument("--json", action="store_true")
+    rel.set_defaults(handler=_relink)
+
 
 def _add(args, ctx) -> int:
     calls.parse_recorded_at(args.recorded_at)
@@ -49,4 +58,19 @@ def _list(args, ctx) -> int:
     for r in rows:
         print(f"{r.id:>5}  {format_ms(r.duration_ms):>10}  {r.transcript_status:<8} "
               f"{r.moment_count:>3} moments  {r.title}")
+    return 0
+
+
+def _relink(args, ctx) -> int:
+    from desktop.services import relink
+
+    call = calls.resolve_call(ctx.store, args.call)
+    if args.search:
+        row = relink.relink_by_search(ctx.store, call.id, args.search)
+    else:
+        row = relink.relink(ctx.store, call.id, args.file)
+    if args.json:
+        print_json(row.to_json())
+    else:
+        print(row.media_path)
     return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from db.store import Store, open_store
+from db.store import DamagedStoreError, Store, StoreError, open_store
 from desktop import paths
 from desktop.errors import CallmarkError
 
@@ -25,7 +25,13 @@ class Context:
     @property
     def store(self) -> Store:
         if self._store is None:
-            self._store = open_store(paths.store_path(self.home), paths.backups_dir(self.home))
+            try:
+                self._store = open_store(paths.store_path(self.home), paths.backups_dir(self.home))
+            except DamagedStoreError as exc:
+                from desktop.services.damage import set_aside
+
+                report = set_aside(exc.path, paths.backups_dir(self.home), exc.detail)
+                raise CallmarkError(report.message()) from exc
         return self._store
 
     def close(self) -> None:

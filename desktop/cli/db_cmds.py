@@ -1,4 +1,4 @@
-"""`callmark db check|backup`."""
+"""`callmark db check|backup|backups|restore|recover`."""
 
 from __future__ import annotations
 
@@ -18,6 +18,9 @@ def register(sub, common) -> None:
     bak = inner.add_parser("backup", parents=[common], help="online backup of the store")
     bak.add_argument("-o", "--output", metavar="FILE")
     bak.set_defaults(handler=_backup)
+    from desktop.cli.db_backups import register_backups
+
+    register_backups(inner, common)
 
 
 def _check(args, ctx) -> int:

@@ -361,10 +361,21 @@ def export_transcript(segments: Iterable[Segment], fmt: str) -> str:
 def read_json_transcript(path: str | Path) -> list[Segment]:
     """Read back a JSON export (`{"segments": [...]}` or a bare list)."""
     try:
-        obj = json.loads(Path(path).read_text(encoding="utf-8-sig"))
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise TranscriptFileError(path, f"cannot read the file ({exc.strerror or exc})") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise TranscriptFileError(path, "not UTF-8 text, so not a transcript JSON file", line=line) from None
+    try:
+        obj = json.loads(text)
     except json.JSONDecodeError as exc:
         raise TranscriptFileError(path, f"not valid JSON: {exc.msg}", line=exc.lineno) from None
+    except RecursionError:
+        raise TranscriptFileError(path, "not a transcript JSON file: nested too deeply") from None
     try:
         return segments_from_json_obj(obj)
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
         raise TranscriptFileError(path, f"not a transcript JSON file: {exc}") from None

@@ -116,6 +116,11 @@ class ActionId(Enum):
     QUIT = ("Quit", (SK.Quit,), "Close Callmark (every change is already saved)", False)
     ABOUT = ("About Callmark", (), "Callmark's version and those of Qt, libvlc, faster-whisper and SQLite", False,
              ABOUT_DIALOG)
+    RESTORE_BACKUP = ("Restore from backup…", (), "Put an automatic backup of your store back (the current one is kept)",
+                      False)
+    OPEN_LOG_FOLDER = ("Open log folder", (), "Show the folder of Callmark's log (no transcript text in it)", False)
+    FIND_RECORDING = ("Find recording…", (), "Search a folder for this call's recording (same SHA-256) and relink it",
+                      False)
 
     @property
     def text(self) -> str:

@@ -443,6 +443,9 @@ def build_main_window(store, home: Path) -> MainWindow:
 
     window = MainWindow(store, home)
     wire_commands(window)
+    from desktop.ui.durability import install_durability  # backups, a damaged store, a moved recording
+
+    install_durability(window)
     window.workspace.call_opened.connect(window.on_call_opened)
     window.workspace.call_updated.connect(window.library_model.update_call)
     window.workspace.message.connect(window.show_message)

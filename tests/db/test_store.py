@@ -12,7 +12,7 @@ from sqlalchemy import text
 
 from db.engine import make_engine
 from db.models import Call, CoachingItem, Moment, Person
-from db.store import StoreError, head_revision, open_store, upgrade
+from db.store import BUSY_TIMEOUT_MS, StoreError, head_revision, open_store, upgrade
 from desktop.core.enums import BehaviorChange, MomentKind, PracticeKind, Role
 
 
@@ -91,7 +91,7 @@ def test_pragmas_hold_on_every_connection(tmp_path):
             assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
             assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
             assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
-            assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 5000
+            assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == BUSY_TIMEOUT_MS == 15000
         store.engine.dispose()  # next round opens a new connection
     store.close()
 

@@ -23,7 +23,7 @@ KIND_ACTIONS = {
 MENUS = (
     ("&File", (ActionId.OPEN_FILE, ActionId.IMPORT_TRANSCRIPT, ActionId.EXPORT_TRANSCRIPT, ActionId.IMPORT_CRM,
                None, ActionId.EXPORT_RECORD, ActionId.IMPORT_RECORD, ActionId.EXPORT_PACKET, None,
-               ActionId.PREFERENCES, None, ActionId.QUIT)),
+               ActionId.FIND_RECORDING, ActionId.RESTORE_BACKUP, None, ActionId.PREFERENCES, None, ActionId.QUIT)),
     ("&Edit", (ActionId.UNDO, ActionId.REDO, None, ActionId.FIND, ActionId.FIND_NEXT, ActionId.FIND_PREVIOUS,
                None, ActionId.FIND_CALL, ActionId.SEARCH_LIBRARY)),
     ("&Playback", (ActionId.PLAY_PAUSE, ActionId.SKIP_BACK, ActionId.SKIP_FORWARD, None, ActionId.SLOWER,
@@ -36,7 +36,7 @@ MENUS = (
                      ActionId.EDIT_LINE, ActionId.SPEAKERS, ActionId.TRANSCRIPT_VERSIONS, None,
                      ActionId.IMPORT_TRANSCRIPT, ActionId.EXPORT_TRANSCRIPT, None, ActionId.TRANSCRIPTION_SETTINGS)),
     ("&View", (ActionId.TOGGLE_LIBRARY, ActionId.FOLLOW, None, ActionId.WRITING_ROOM, ActionId.RESET_LAYOUT)),
-    ("&Help", (ActionId.CHEAT_SHEET, ActionId.SHORTCUTS, None, ActionId.ABOUT)),
+    ("&Help", (ActionId.CHEAT_SHEET, ActionId.SHORTCUTS, None, ActionId.OPEN_LOG_FOLDER, None, ActionId.ABOUT)),
 )
 
 

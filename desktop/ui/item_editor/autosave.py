@@ -5,6 +5,9 @@ typed for (`bind`): a value typed for one item is written to that item, whatever
 the editor shows by the time it is written. A keystroke restarts a ~300 ms
 timer; leaving the field, switching item, hiding or closing the editor writes
 what is pending straight away (`flush`), so closing mid-word keeps the word.
+A write the disk refused (full: ``retry_later`` on the error) is told to the coach
+once, not at every keystroke; the typing journal (desktop.ui.journal) keeps the
+text and tries it again until there is room.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from desktop.errors import CallmarkError
+from desktop.ui.journal import saver_hook as journal_hook  # typing journaled: see desktop.ui.journal
 
 SAVE_DELAY_MS = 300
 
@@ -32,6 +36,7 @@ class FieldSaver(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(delay_ms)
         self._timer.timeout.connect(self.flush)
+        self._refused: set[tuple[object, str]] = set()  # writes the disk refused (told once)
 
     def bind(self, record: object | None) -> None:
         """From now on, fields typed belong to ``record`` (None: to nothing; typing is dropped).
@@ -49,6 +54,7 @@ class FieldSaver(QObject):
         if self._record is None:
             return
         self._pending[(self._record, field)] = value
+        journal_hook(self, "change", field, value, self._record)
         self._timer.start()
 
     def save_now(self, field: str, value: object) -> None:
@@ -68,8 +74,15 @@ class FieldSaver(QObject):
             try:
                 self._write(record, field, value)
             except (CallmarkError, ValueError) as exc:  # a refused value is reported, typing goes on
+                if getattr(exc, "retry_later", False):
+                    journal_hook(self, "refused", field, value, record)  # the journal tries it again
+                    if (record, field) in self._refused:
+                        continue
+                    self._refused.add((record, field))
                 self.failed.emit(field, str(exc))
             else:
+                self._refused.discard((record, field))
+                journal_hook(self, "saved", field, value, record)
                 self.saved.emit(field)
 
     def discard(self) -> None:

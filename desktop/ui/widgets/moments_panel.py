@@ -220,6 +220,11 @@ class MomentsPanel(QWidget):
 
     # --- note -----------------------------------------------------------------------------
 
+    @property
+    def note_for(self) -> int | None:
+        """The one moment the note field is bound to (None: the field is empty and disabled)."""
+        return self._note_for
+
     def focus_note(self) -> None:
         if self._note_for is None:
             return
