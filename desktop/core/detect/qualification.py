@@ -11,8 +11,10 @@ import re
 
 from desktop.core.detect.lines import Reading, ReadLine, quote_of
 from desktop.core.detect.model import CUSTOMER, REP
-from desktop.core.detect.text import NUMBER, content_words
+from desktop.core.detect.text import NUMBER, content_words, specific_date
 
+# A month in the past ("fees went up in January") or a call-back ("call me back in the fall") forces nothing.
+_NOT_AN_EVENT = frozenset("went was were had looked tried did last ago used revisit back".split())
 _PERCENT = re.compile(r" \d[\d.]*% ")
 _DOLLARS = re.compile(r" (?:\$\d[\d.]*(?:k|m)?|\d[\d.]*k) ")  # $25000, $2.5m, 30k
 
@@ -81,6 +83,10 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         cue = find(label, words)
         if cue:
             out[label] = cue
+    if "critical_event" not in out and not asks and ws.isdisjoint(_NOT_AN_EVENT) and not specific_date(words):
+        when = find("event_times", words)  # "our contract ends in May", "decisions are made in June"
+        if when and not find("deferral_horizons", words):
+            out["critical_event"] = when
     if not asks:
         pain = find("pain", _without(reading, words, "pain_negations", ws))
         if pain:
