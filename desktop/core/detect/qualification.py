@@ -1,8 +1,10 @@
 """Qualification (MEDDICC and SPICED): what the customer tells the rep about the deal.
 
 Read on the customer's lines (the rep's own numbers count for `price` only: "most teams land
-between twenty and forty thousand dollars a year"). Each label names what was said and quotes
-the words that said it.
+between twenty and forty thousand dollars a year"), two ways: by the customer's own words (the
+phrase lists), and by the rep's question a line answers ("Who would decide?" - "Their director,
+Lina."; "How often does it happen?" - "Five or six times a day"). Each finding names what was
+said and quotes the words that said it.
 """
 
 from __future__ import annotations
