@@ -90,10 +90,12 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         if when and not find("deferral_horizons", words):
             out["critical_event"] = when
     if not asks:
-        pain = find("pain", _without(reading, words, "pain_negations", ws))
+        cleaned = _without(reading, words, "pain_negations", ws)
+        pain = find("pain", cleaned) or groups["pain"].find_inflected(cleaned)
         if pain:
             out["pain"] = pain
-    objection = find("objection", _without(reading, words, "objection_negations", ws))
+    cleaned = _without(reading, words, "objection_negations", ws)
+    objection = find("objection", cleaned) or groups["objection"].find_inflected(cleaned)
     if objection:
         out["objection"] = objection
         if "price" in out:
