@@ -71,4 +71,4 @@ def test_an_answer_goes_on_with_the_pain_only_when_asked_about_it():
 
 
 def test_a_word_of_the_list_in_another_form_counts():
-    assert "pain" in labels_on(0, "C: The drivers complained all winter.")  # the list says "complain"
+    assert "pain" in labels_on(0, "C: The drivers struggled all winter.")  # the list says struggle, struggling
