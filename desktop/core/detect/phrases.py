@@ -47,6 +47,15 @@ def _token_pattern(token: str) -> tuple[str, set[str] | None]:
     return body, literal
 
 
+def stem(word: str) -> str:
+    """A word without its -ing, -ed, -es, -s and a final e: struggled, struggles, struggle -> struggl."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 4 else word
+
+
 _COMMON = frozenset("""i i'll i'm we we'll we're the a an to of and you your it it's is are was so not no on in for my
 our me that this what how do does be with at by can could will would just let's let get have has had there they
 but or if all any more some about up out than then them he she her his who""".split())
@@ -70,6 +79,7 @@ class PhraseGroup:
     _by_key: dict | None = None
     _checks: list | None = None
     _keyless: list | None = None
+    _stems: dict | None = None
 
     def add(self, phrases: Iterable[str]) -> None:
         for phrase in phrases:
@@ -105,6 +115,17 @@ class PhraseGroup:
         self._keys = None if always else frozenset(keys)
         self._key_set = frozenset(keys)
         self._by_key, self._checks, self._keyless = by_key, checks, keyless
+        self._stems = {stem(p): p for p in self.phrases if " " not in p and not any(c in p for c in "/*?{")}
+
+    def find_inflected(self, words: str) -> str | None:
+        """A one-word phrase of this list in another form ("complained" for "complain", "delays" for "delay")."""
+        if self._regex is None:
+            self._compile()
+        stems = self._stems
+        for word in words.split():
+            if len(word) > 4 and stem(word) in stems:
+                return word
+        return None
 
     def starts(self) -> re.Pattern:
         """Leading runs of these phrases (`^ (so |okay |well )*`), longest first."""

@@ -1,8 +1,10 @@
 """Qualification (MEDDICC and SPICED): what the customer tells the rep about the deal.
 
 Read on the customer's lines (the rep's own numbers count for `price` only: "most teams land
-between twenty and forty thousand dollars a year"). Each label names what was said and quotes
-the words that said it.
+between twenty and forty thousand dollars a year"), two ways: by the customer's own words (the
+phrase lists), and by the rep's question a line answers ("Who would decide?" - "Their director,
+Lina."; "How often does it happen?" - "Five or six times a day"). Each finding names what was
+said and quotes the words that said it.
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ import re
 
 from desktop.core.detect.lines import Reading, ReadLine, quote_of
 from desktop.core.detect.model import CUSTOMER, REP
-from desktop.core.detect.text import NUMBER, content_words
+from desktop.core.detect.text import NUMBER, content_words, specific_date
 
+# A month in the past ("fees went up in January") or a call-back ("call me back in the fall") forces nothing.
+_NOT_AN_EVENT = frozenset("went was were had looked tried did last ago used revisit back".split())
 _PERCENT = re.compile(r" \d[\d.]*% ")
 _DOLLARS = re.compile(r" (?:\$\d[\d.]*(?:k|m)?|\d[\d.]*k) ")  # $25000, $2.5m, 30k
 
@@ -81,11 +85,17 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         cue = find(label, words)
         if cue:
             out[label] = cue
+    if "critical_event" not in out and not asks and ws.isdisjoint(_NOT_AN_EVENT) and not specific_date(words):
+        when = find("event_times", words)  # "our contract ends in May", "decisions are made in June"
+        if when and not find("deferral_horizons", words):
+            out["critical_event"] = when
     if not asks:
-        pain = find("pain", _without(reading, words, "pain_negations", ws))
+        cleaned = _without(reading, words, "pain_negations", ws)
+        pain = find("pain", cleaned) or groups["pain"].find_inflected(cleaned)
         if pain:
             out["pain"] = pain
-    objection = find("objection", _without(reading, words, "objection_negations", ws))
+    cleaned = _without(reading, words, "objection_negations", ws)
+    objection = find("objection", cleaned) or groups["objection"].find_inflected(cleaned)
     if objection:
         out["objection"] = objection
         if "price" in out:

@@ -5,7 +5,10 @@
 - `deferral_accepted`: the rep's first reply after a deferral that neither asks what will be
   reviewed, who else is involved or when, nor proposes a date to meet.
 - `next_step_confirmed`: a next step with a calendar date or time that the customer states or
-  agrees to (the rep's proposal the customer says yes to, and the customer's yes).
+  agrees to: the customer's own ("I'll send the contract by Friday"), the rep's proposal the
+  customer says yes to and each customer's yes, the rep's recap of an agreed date, and the rep's
+  dated promise of what the customer asked for. A yes to a question about something else, or a
+  date for an event ("our campaign starts in June"), is not one.
 - `next_step_vague`: a next step with no date ("let's touch base soon").
 """
 

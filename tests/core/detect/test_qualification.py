@@ -68,3 +68,7 @@ def test_an_answer_goes_on_with_the_pain_only_when_asked_about_it():
     pain = "C: Sales won't use it because it's slower than their old spreadsheets."
     assert "pain" in labels_at(pain, "R: Slower in what way?", "C: Logging a call takes five clicks and two screens.")[2]
     assert "pain" not in labels_at(pain, "R: Who else uses the spreadsheets?", "C: The regional managers, six of them.").get(2, set())
+
+
+def test_a_word_of_the_list_in_another_form_counts():
+    assert "pain" in labels_on(0, "C: The drivers struggled all winter.")  # the list says struggle, struggling
