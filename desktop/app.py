@@ -39,7 +39,8 @@ def first_run_demo(store) -> int | None:
     return call.id
 
 
-def start(home: str | None = None, file: str | None = None, call_id: int | None = None):
+def start(home: str | None = None, file: str | None = None, call_id: int | None = None,
+          store: str | None = None):
     """Make the application and the main window with a call open (not yet shown).
 
     Returns (app, window, store). Raises StoreError/OSError for a store that can't be opened and
@@ -52,7 +53,7 @@ def start(home: str | None = None, file: str | None = None, call_id: int | None 
     collecting = gc.isenabled()
     gc.disable()
     try:
-        app, window, store = _start(home, file, call_id)
+        app, window, store = _start(home, file, call_id, store)
     finally:
         gc.freeze()
         if collecting:
@@ -61,7 +62,7 @@ def start(home: str | None = None, file: str | None = None, call_id: int | None 
     return app, window, store
 
 
-def _start(home: str | None, file: str | None, call_id: int | None):
+def _start(home: str | None, file: str | None, call_id: int | None, chosen: str | None = None):
     from desktop.ui.qt_import import import_qt
 
     import_qt()  # before any other Qt import: see there
@@ -74,7 +75,13 @@ def _start(home: str | None, file: str | None, call_id: int | None):
     app.setApplicationName(paths.APP_NAME)
     app.setOrganizationName(paths.APP_NAME)
     folder = paths.data_home(home)
-    store = open_store(paths.store_path(folder), paths.backups_dir(folder))
+    chosen = paths.chosen_store(chosen)
+    if chosen:  # another store file or a team store (desktop/store_choice.py)
+        from desktop.store_choice import open_chosen
+
+        store = open_chosen(chosen, folder)
+    else:
+        store = open_store(paths.store_path(folder), paths.backups_dir(folder))
     demo_id = first_run_demo(store)
     window = build_main_window(store, folder)
 
@@ -114,13 +121,13 @@ def _start(home: str | None, file: str | None, call_id: int | None):
 
 
 def run(home: str | None = None, file: str | None = None, quit_after: float | None = None,
-        screenshot: str | None = None, call_id: int | None = None) -> int:
+        screenshot: str | None = None, call_id: int | None = None, store: str | None = None) -> int:
     # Qt is first imported inside start(), where the cyclic collector waits (see there).
     from db.store import StoreError
     from desktop.errors import CallmarkError
 
     try:
-        app, window, store = start(home, file, call_id)
+        app, window, store = start(home, file, call_id, store)
     except (StoreError, OSError) as exc:
         print(f"callmark: {exc}", file=sys.stderr)
         if not _offscreen():

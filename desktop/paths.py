@@ -13,6 +13,7 @@ from pathlib import Path
 APP_NAME = "Callmark"
 STORE_FILENAME = "callmark.sqlite3"
 ENV_HOME = "CALLMARK_HOME"
+ENV_STORE = "CALLMARK_STORE"  # a team store's URL (postgresql://coach@host/callmark) or another SQLite file
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 RESOURCES = REPO_ROOT / "resources"
@@ -52,6 +53,11 @@ def _platform_data_dir() -> Path:
 
 def store_path(home: Path) -> Path:
     return home / STORE_FILENAME
+
+
+def chosen_store(explicit: str | None = None) -> str | None:
+    """The store the coach chose (``--store``, then ``CALLMARK_STORE``); None: the data folder's file."""
+    return explicit or os.environ.get(ENV_STORE) or None
 
 
 def cache_dir(home: Path, name: str) -> Path:

@@ -23,6 +23,8 @@ DEBIAN_PACKAGES=(
   libdrm2 libgbm1 libxcb-dri3-0 libxshmfence1 libpulse0
   # the demo call's generator and the tests' recordings; PDF pages for the packet tests
   espeak-ng sox libsox-fmt-base poppler-utils
+  # the team store's tests start a throw-away PostgreSQL server (initdb + pg_ctl)
+  postgresql
 )
 
 say() { printf 'callmark setup: %s\n' "$*" >&2; }

@@ -5,16 +5,22 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from db.store import Store, StoreError, open_store
+from db.store import Store, StoreError
 from desktop import paths
 from desktop.errors import CallmarkError
 
 
 class Context:
-    def __init__(self, home: str | None):
+    def __init__(self, home: str | None, store: str | None = None):
         self._home_arg = home
+        self._store_arg = store
         self._home: Path | None = None
         self._store: Store | None = None
+
+    @property
+    def store_choice(self) -> str | None:
+        """The chosen store (``--store``, ``CALLMARK_STORE``), or None for the data folder's file."""
+        return paths.chosen_store(self._store_arg)
 
     @property
     def home(self) -> Path:
@@ -25,7 +31,9 @@ class Context:
     @property
     def store(self) -> Store:
         if self._store is None:
-            self._store = open_store(paths.store_path(self.home), paths.backups_dir(self.home))
+            from desktop.store_choice import open_chosen
+
+            self._store = open_chosen(self.store_choice, self.home)
         return self._store
 
     def close(self) -> None:

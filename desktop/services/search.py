@@ -70,7 +70,17 @@ def fts_query(user_text: str) -> str | None:
 
 
 def search(store: Store, user_text: str, limit: int = 200) -> list[SearchHit]:
-    query = fts_query(user_text)
+    if store.dialect == "sqlite":
+        query = fts_query(user_text)
+        statements = (_QUERY, _COUNT)
+        params = lambda fetch: (query, fetch)  # noqa: E731
+    else:  # a team store: the same words in PostgreSQL's full-text index (db/server_search.py)
+        from db.server_search import COUNT, QUERY, typed_words
+
+        words = typed_words(user_text)
+        query = words or None
+        statements = (QUERY, COUNT)
+        params = lambda fetch: {"words": words, "fetch": fetch}  # noqa: E731
     if query is None:
         return []
     fetch = limit + limit // 4  # room for lines of earlier transcript versions, filtered out below
@@ -79,11 +89,13 @@ def search(store: Store, user_text: str, limit: int = 200) -> list[SearchHit]:
     try:
         cursor = raw.cursor()
         while True:
-            rows = cursor.execute(_QUERY, (query, fetch)).fetchall()
+            cursor.execute(statements[0], params(fetch))
+            rows = cursor.fetchall()
             if len(rows) >= limit:
                 rows = rows[:limit]
                 break
-            matches = cursor.execute(_COUNT, (query, fetch + 1)).fetchone()[0]
+            cursor.execute(statements[1], params(fetch + 1))
+            matches = cursor.fetchone()[0]
             if matches <= fetch:
                 break  # every match was looked at: the rest are lines of earlier versions
             fetch *= 4

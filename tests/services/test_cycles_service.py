@@ -13,6 +13,8 @@ from desktop.services import cycles, items, observations, parking, sessions
 from desktop.services.cycles import FocusLocked
 from desktop.services.sessions import SessionNotClosed
 
+pytestmark = pytest.mark.both_stores  # the services on SQLite and on a team store
+
 START = date(2026, 9, 7)
 
 
