@@ -38,6 +38,10 @@ class StoreUnreachable(ServerStoreError):
     """The server can't be reached, or the connection was lost; nothing half-written."""
 
 
+class Refused(ServerStoreError):
+    """The server's policies said no: another coach's row, or a manager writing. Nothing was saved."""
+
+
 def is_server_url(spec: str | None) -> bool:
     return bool(spec) and str(spec).lower().startswith(SCHEMES)
 
@@ -79,6 +83,19 @@ def _lost(exc: BaseException) -> bool:
     if isinstance(exc, DBAPIError):
         return bool(exc.connection_invalidated) or isinstance(exc.orig, psycopg.OperationalError)
     return isinstance(exc, psycopg.OperationalError)
+
+
+def _refusal(exc: BaseException) -> str | None:
+    """Why the server refused a write, in the coach's words (None: not a refusal)."""
+    import psycopg
+    from sqlalchemy.exc import DBAPIError
+    from sqlalchemy.orm.exc import StaleDataError
+
+    if isinstance(exc, StaleDataError):  # an UPDATE the policies filtered out: a row of another coach
+        return "only the coach who made it can change it (another coach's moment or item)"
+    if isinstance(exc, DBAPIError) and isinstance(exc.orig, psycopg.errors.InsufficientPrivilege):
+        return f"the team store refused it ({_reason(exc).split(chr(10))[0]})"
+    return None
 
 
 def make_server_engine(url: str) -> Engine:
@@ -190,6 +207,9 @@ class ServerStore:
         except Exception as exc:
             if _lost(exc):
                 raise self.unreachable(exc, "while saving") from None
+            refusal = _refusal(exc)
+            if refusal:
+                raise Refused(f"{self.path}: not saved: {refusal}") from None
             raise
 
     def reader(self) -> _Reader:
