@@ -29,5 +29,6 @@ def open_chosen(spec: str | None, home: Path):
         return open_server_store(spec)
     if spec:
         path = Path(spec).expanduser().resolve()
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         return open_store(path, path.parent / "backups")
     return open_store(paths.store_path(home), paths.backups_dir(home))
