@@ -278,7 +278,16 @@ class ItemEditorController(QObject):
     def _write(self, field: str, value) -> None:
         if self.item is None:
             return
-        self.item = items.update_item(self.store, self.item.id, **{field: value})
+        try:
+            self.item = items.update_item(self.store, self.item.id, expected_version=self.item.version,
+                                          **{field: value})
+        except items.EditConflict as conflict:
+            # Both texts kept: the coach's stays in the editor, theirs is shown; the coach's next
+            # save of the field is made knowing theirs, so it is kept then.
+            self.item = dataclasses.replace(self.item, version=conflict.theirs.version)
+            theirs = getattr(conflict.theirs, field, "")
+            raise CallmarkError(f"Not saved: someone else saved this item since you opened it. "
+                                f"Theirs: “{theirs}”. Yours is kept here; edit it again to save it.") from None
 
     def flush(self) -> None:
         self.saver.flush()
