@@ -143,6 +143,16 @@ class _Reader:
             self.close()
             raise self._store.unreachable(exc) from None
 
+    def native(self, sql: str, params=None):
+        """A statement in psycopg's own placeholders (%s, %(name)s)."""
+        import psycopg
+
+        try:
+            return self._connection().execute(sql, params)
+        except psycopg.OperationalError as exc:
+            self.close()
+            raise self._store.unreachable(exc) from None
+
     def close(self) -> None:
         if self._con is not None:
             try:

@@ -84,20 +84,22 @@ def drop_search_columns(execute) -> None:
 
 _TYPED = re.compile(r"\w+", re.UNICODE)  # the words the SQLite search takes from what was typed
 
-# As on SQLite (desktop/services/search.py): pick the newest matching lines in the index alone, then
-# join only those (in that order again: PostgreSQL's join does not keep it, SQLite's loop does).
-QUERY = """
-    SELECT s.id, t.call_id, s.start_ms, s.end_ms, s.speaker, s.text, c.title
-    FROM (SELECT id FROM segment WHERE search_words @@ callmark_search_query(%(words)s)
-          ORDER BY id DESC LIMIT %(fetch)s) AS hit
-    JOIN segment s ON s.id = hit.id
-    JOIN transcript t ON t.id = s.transcript_id
-    JOIN call c ON c.id = t.call_id
-    WHERE t.is_current
-    ORDER BY s.id DESC
+# As on SQLite (desktop/services/search.py) the newest matching lines are picked in the index, then
+# their transcripts' calls are looked up, once per transcript (a handful), not once per line: joining
+# call and transcript to every line cost more than the search itself. Lines of earlier transcript
+# versions are left out there. The limit is written into the statement, not passed: the driver
+# prepares a statement it runs often, and the server's plan for an unknown limit sorts every match
+# of a common word.
+HITS = """
+    SELECT id, transcript_id, start_ms, end_ms, speaker, text FROM segment
+    WHERE search_words @@ callmark_search_query(%(words)s) ORDER BY id DESC LIMIT {fetch:d}
+"""
+CURRENT = """
+    SELECT t.id, t.call_id, c.title FROM transcript t JOIN call c ON c.id = t.call_id
+    WHERE t.id = ANY(%(transcripts)s) AND t.is_current
 """
 COUNT = ("SELECT count(*) FROM (SELECT 1 FROM segment WHERE search_words @@ callmark_search_query(%(words)s) "
-         "LIMIT %(fetch)s) AS hit")
+         "LIMIT {fetch:d}) AS hit")
 
 
 def typed_words(user_text: str) -> list[str]:

@@ -29,6 +29,9 @@ TARGETS = {
     "first_segment_s": ("<=", 3),
     "search_ratio": ("<=", 1.5),
     "search_ms_p50": ("<=", 50),
+    "pg_search_ratio": ("<=", 1.5),
+    "pg_writers_errors": ("<=", 0),
+    "pg_writers_lost": ("<=", 0),
 }
 
 
