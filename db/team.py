@@ -73,7 +73,8 @@ def grant_team(conn) -> None:
     conn.exec_driver_sql(
         f"GRANT USAGE ON SCHEMA public TO {COACHES}, {MANAGERS};"
         f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {COACHES};"
-        f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {COACHES};"
+        # UPDATE: a coach copying a library in keeps its ids and moves the sequences past them.
+        f"GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO {COACHES};"
         f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {MANAGERS};"
         f"REVOKE INSERT, UPDATE, DELETE ON alembic_version FROM {COACHES};")
 

@@ -28,6 +28,9 @@ IDENTITY = {
     "opportunity": ("crm", "external_id"), "speaker": ("call_id", "label"), "setting": ("key",),
 }
 BATCH = 2000
+# Rows a store holds before it holds a library: the team's coaches (added with `team add-coach`) and
+# settings. They are matched by identity even in a plain copy; a library is everything else.
+BEFORE_A_LIBRARY = ("person", "setting")
 
 
 class CopyError(CallmarkError):
@@ -109,7 +112,9 @@ def _rows(conn, table) -> list[dict]:
 
 
 def is_empty(conn) -> bool:
-    return all(conn.execute(select(func.count()).select_from(t)).scalar() == 0 for t in Base.metadata.sorted_tables)
+    """No library yet (people and settings alone are not one)."""
+    return all(conn.execute(select(func.count()).select_from(t)).scalar() == 0
+               for t in Base.metadata.sorted_tables if t.name not in BEFORE_A_LIBRARY)
 
 
 def copy_store(source, target, *, merge: bool = False) -> CopyReport:
@@ -126,10 +131,11 @@ def copy_store(source, target, *, merge: bool = False) -> CopyReport:
         me = dst.execute(text("SELECT current_user")).scalar() if target.dialect != "sqlite" else None
         ids: dict[str, dict] = {}
         for table in Base.metadata.sorted_tables:
-            report.tables.append(_copy_table(src, dst, table, ids, keep_ids=not merge, owner=me))
+            keep_ids = not merge and table.name not in BEFORE_A_LIBRARY
+            report.tables.append(_copy_table(src, dst, table, ids, keep_ids=keep_ids, owner=me))
         if target.dialect != "sqlite" and not merge:
             for table in Base.metadata.sorted_tables:
-                if _id_column(table) is not None:  # the next new row gets an id after the copied ones
+                if _id_column(table) is not None and table.name not in BEFORE_A_LIBRARY:  # the next new row gets an id after the copied ones
                     dst.execute(text(f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), "
                                      f"coalesce((SELECT max(id) FROM {table.name}), 0) + 1, false)"))
     return report

@@ -119,3 +119,28 @@ def test_team_commands_on_the_command_line(pg_store_url, tmp_path):
     assert bad.returncode == 1 and "lower-case letters" in bad.stderr
     local = run_cli("team", "share", "1")
     assert local.returncode == 1 and "is for a team store" in local.stderr
+
+
+def test_a_coach_copies_their_own_library_in_and_it_stays_theirs(pg_store_url, tmp_path):
+    from db.store import open_store
+    from desktop.services.store_copy import copy_store
+
+    owner = open_server_store(pg_store_url)
+    team.add_coach(owner, "sam")
+    team.add_coach(owner, "alex")
+    owner.close()
+    local = open_store(tmp_path / "sam.sqlite3")
+    call, _ = calls.add_call(local, make_tone(tmp_path / "call.wav", 12.0), title="Sam's call")
+    moments.add_moment(local, call.id, 1000, 2000, kind="question", note="from my laptop")
+    sam, alex = open_server_store(_as(pg_store_url, "sam")), open_server_store(_as(pg_store_url, "alex"))
+    try:
+        report = copy_store(local, sam)
+        assert {t.table: t.added for t in report.tables}["moment"] == 1
+        assert [m.note for m in moments.list_moments(sam, call.id)] == ["from my laptop"]
+        assert [c.title for c in calls.list_calls(alex)] == ["Sam's call"]  # the library is the team's
+        assert _visible(alex, call.id) == []  # the marks are sam's until sam shares them
+        assert moments.add_moment(sam, call.id, 3000, 4000).id == 2  # new rows after the copied ids
+    finally:
+        local.close()
+        sam.close()
+        alex.close()
