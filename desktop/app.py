@@ -134,6 +134,13 @@ def run(home: str | None = None, file: str | None = None, quit_after: float | No
             from PySide6.QtWidgets import QApplication, QMessageBox
 
             QApplication.instance() or QApplication(sys.argv[:1])
+            if exc.__class__.__name__ == "StoreUnreachable":  # the team store's server is away
+                from desktop.ui.server_away import offer_local_store
+
+                local = str(paths.store_path(paths.data_home(home)))
+                if offer_local_store(str(exc), local):
+                    return run(home, file, quit_after, screenshot, call_id, store=local)
+                return 1
             QMessageBox.critical(None, "Callmark", str(exc))
         return 1
     except CallmarkError as exc:
