@@ -14,6 +14,7 @@ from desktop.core.timefmt import format_ms
 from desktop.errors import CallmarkError
 from desktop.services import items, moments, parking
 from desktop.ui.item_editor.autosave import FieldSaver
+from desktop.ui.item_editor.away import UnsavedWhileAway, keep_or_raise
 from desktop.ui.item_editor.evidence import EvidenceController
 from desktop.ui.item_editor.fields import SEVERITY_COLOURS, SEVERITY_MARKS, StepText, worst
 from desktop.ui.item_editor.follow_up import FollowUpController, ItemPicker
@@ -51,6 +52,9 @@ class ItemEditorController(QObject):
         view.parked_list.setModel(self.parked_model)
         self.saver = FieldSaver(self._write, parent=self)
         self.saver.failed.connect(lambda field, msg: self.show_message(msg, error=True))
+        self.away = UnsavedWhileAway(store, self)  # a team store's server away: typed text saved once back
+        self.away.saved.connect(self._on_saved_once_back)
+        self.away.failed.connect(lambda msg: self.show_message(msg, error=True))
         self._wire()
         self.show_nothing()
         self.reload_parked()
@@ -278,9 +282,10 @@ class ItemEditorController(QObject):
     def _write(self, field: str, value) -> None:
         if self.item is None:
             return
+        item = self.item
         try:
-            self.item = items.update_item(self.store, self.item.id, expected_version=self.item.version,
-                                          **{field: value})
+            self.item = keep_or_raise(self.away, item.id, field, value, item.version, lambda: items.update_item(
+                self.store, item.id, expected_version=item.version, **{field: value}))
         except items.EditConflict as conflict:
             # Both texts kept: the coach's stays in the editor, theirs is shown; the coach's next
             # save of the field is made knowing theirs, so it is kept then.
@@ -288,6 +293,12 @@ class ItemEditorController(QObject):
             theirs = getattr(conflict.theirs, field, "")
             raise CallmarkError(f"Not saved: someone else saved this item since you opened it. "
                                 f"Theirs: “{theirs}”. Yours is kept here; edit it again to save it.") from None
+
+    def _on_saved_once_back(self, row: items.ItemRow) -> None:
+        if self.item is not None and self.item.id == row.id:
+            self.item = dataclasses.replace(self.item, version=row.version)
+        if not self.away.pending():
+            self.show_message("Saved: the team store is back.")
 
     def flush(self) -> None:
         self.saver.flush()
