@@ -215,6 +215,12 @@ _CALL_COLUMNS = """
     LEFT JOIN person rep ON rep.id = c.rep_id
     LEFT JOIN person manager ON manager.id = c.manager_id
 """
+# On a team store the library counts the coach's own moments, as the workspace shows them.
+_TEAM_CALL_COLUMNS = _CALL_COLUMNS.replace("m.imported = FALSE)", "m.imported = FALSE AND m.owner_role = current_user)")
+
+
+def _columns(store) -> str:
+    return _CALL_COLUMNS if store.dialect == "sqlite" else _TEAM_CALL_COLUMNS
 
 
 def _call_row(r) -> CallRow:
@@ -226,7 +232,7 @@ def _call_row(r) -> CallRow:
 
 
 def get_call(store, call_id: int) -> CallRow:
-    row = store.reader().execute(_CALL_COLUMNS + " WHERE c.id = ?", (int(call_id),)).fetchone()
+    row = store.reader().execute(_columns(store) + " WHERE c.id = ?", (int(call_id),)).fetchone()
     if row is None:
         raise NotFound(f"call {call_id}: no such call in this library")
     return _call_row(row)
@@ -234,7 +240,7 @@ def get_call(store, call_id: int) -> CallRow:
 
 def list_calls(store) -> list[CallRow]:
     """Every call, newest recording first (calls without a date last)."""
-    rows = store.reader().execute(_CALL_COLUMNS + " ORDER BY c.recorded_at DESC NULLS LAST, c.id DESC")
+    rows = store.reader().execute(_columns(store) + " ORDER BY c.recorded_at DESC NULLS LAST, c.id DESC")
     return [_call_row(r) for r in rows]
 
 

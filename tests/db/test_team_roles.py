@@ -60,8 +60,9 @@ def test_a_coach_sees_only_their_own_marks_until_they_share(team_store):
     assert _visible(morgan, call) == [("sam", 1000), ("sam", 8000)]  # the manager: only what was shared
     assert [i.id for i in items.list_items(morgan)] == [item.id]
     assert calibration.other_coaches(alex, call) == ["sam"]
-    # The workspace still shows each coach their own marks only.
+    # The workspace and the library still show each coach their own marks only.
     assert [m.coach for m in moments.list_moments(alex, call)] == ["alex"]
+    assert calls.get_call(alex, call).moment_count == 1 and calls.get_call(sam, call).moment_count == 2
 
 
 def test_nobody_changes_another_coachs_rows(team_store):

@@ -61,6 +61,8 @@ def test_a_file_goes_to_the_team_store_and_back_whole(store, tmp_path, pg_store_
         expected = _counts(store)
         expected["moment"] += 1
         assert _counts(back) == expected
+        assert [h.text for h in search.search(back, "information")] == \
+               [h.text for h in search.search(store, "information")]  # the file's FTS5 index was filled
     finally:
         team.close()
         back.close()
