@@ -77,7 +77,7 @@ def _start(home: str | None, file: str | None, call_id: int | None, chosen: str 
     app.setApplicationName(paths.APP_NAME)
     app.setOrganizationName(paths.APP_NAME)
     folder = paths.data_home(home)
-    chosen = paths.chosen_store(chosen)
+    chosen = paths.chosen_store(chosen, folder)
     if chosen:  # another store file or a team store (desktop/store_choice.py)
         from desktop.store_choice import open_chosen
 

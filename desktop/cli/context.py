@@ -19,8 +19,9 @@ class Context:
 
     @property
     def store_choice(self) -> str | None:
-        """The chosen store (``--store``, ``CALLMARK_STORE``), or None for the data folder's file."""
-        return paths.chosen_store(self._store_arg)
+        """The chosen store (``--store``, ``CALLMARK_STORE``, the app's preferences), or None for the
+        data folder's file."""
+        return paths.chosen_store(self._store_arg, self.home)
 
     @property
     def home(self) -> Path:
