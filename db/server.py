@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from db.store import StoreError, head_revision, known_revisions, upgrade
+from db.store import StoreError, head_revision, known_revisions
 from desktop.errors import CallmarkError
 
 if TYPE_CHECKING:
@@ -304,5 +304,5 @@ def migrate(engine: Engine) -> None:
         grant_team(conn)
 
 
-__all__ = ["ServerStore", "ServerStoreError", "StoreUnreachable", "describe", "is_server_url",
-           "open_server_store", "upgrade"]
+__all__ = ["Refused", "ServerStore", "ServerStoreError", "StoreUnreachable", "describe", "is_server_url",
+           "open_server_store"]

@@ -193,7 +193,7 @@ def _when(stored: str | datetime | None) -> datetime | None:
     """SQLAlchemy keeps a naive DateTime as 'YYYY-MM-DD HH:MM:SS[.ffffff]' text in SQLite (a team
     store's driver gives a datetime)."""
     if stored is None or stored.__class__ is datetime:
-        return stored or None
+        return stored
     return datetime.fromisoformat(stored) if stored else None
 
 

@@ -40,7 +40,6 @@ def test_text_typed_while_the_server_is_away_is_kept_and_saved_when_it_is_back(q
         editor.controller.away._timer.setInterval(200)  # try again sooner than a coach would wait
         own_server.stop("immediate")
         field = editor.view.behavior_text
-        field.setFocus()
         field.selectAll()
         QTest.keyClicks(field, TYPED)
         editor.controller.flush()

@@ -34,7 +34,6 @@ def test_a_save_over_someone_elses_shows_theirs_and_keeps_mine(qtbot, store, edi
     field = editor.view.behavior_text
     # Someone else (another coach, another window) saves the same field after the editor opened.
     items.update_item(store, item.id, expected_version=item.version, behavior_text=THEIRS)
-    field.setFocus()
     field.selectAll()
     QTest.keyClicks(field, MINE)
     editor.controller.flush()

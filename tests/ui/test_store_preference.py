@@ -14,6 +14,9 @@ from desktop.ui.controllers import commands
 
 def _fill_and_accept(text: str, seen: list) -> None:
     dialog = QApplication.activeModalWidget()
+    if dialog is None:  # not up yet
+        QTimer.singleShot(50, lambda: _fill_and_accept(text, seen))
+        return
     seen.append(dialog.store.text())
     dialog.store.setText(text)
     dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok).click()
@@ -24,7 +27,7 @@ def test_the_store_chosen_in_preferences_opens_at_the_next_start(qtbot, pg_store
     qtbot.addWidget(window)
     assert store.dialect == "sqlite"
     seen: list[str] = []
-    QTimer.singleShot(200, lambda: _fill_and_accept(pg_store_url, seen))
+    QTimer.singleShot(50, lambda: _fill_and_accept(pg_store_url, seen))
     commands.edit_preferences(window)
     window.close()
     store.close()
@@ -36,7 +39,7 @@ def test_the_store_chosen_in_preferences_opens_at_the_next_start(qtbot, pg_store
     qtbot.addWidget(window)
     try:
         assert store.dialect == "postgresql" and store.url == pg_store_url
-        QTimer.singleShot(200, lambda: _fill_and_accept("", seen))  # back to this computer's store
+        QTimer.singleShot(50, lambda: _fill_and_accept("", seen))  # back to this computer's store
         commands.edit_preferences(window)
     finally:
         window.close()
