@@ -221,6 +221,8 @@ class Store:
     through ``write()``.
     """
 
+    dialect = "sqlite"  # a team store (db/server.py) says "postgresql"
+
     def __init__(self, path: Path, engine: Engine | None = None):
         self.path = path
         self._engine = engine

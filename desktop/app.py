@@ -21,6 +21,8 @@ def first_run_demo(store) -> int | None:
     """On an empty library, add the demo call so a new coach sees a real call straight away."""
     from desktop.services.rows import list_calls
 
+    if store.dialect != "sqlite":  # a team store's library is the team's: no demo call added to it
+        return None
     if list_calls(store) or not paths.DEMO_MEDIA.exists():
         return None
     from desktop.services.calls import add_call
@@ -32,7 +34,8 @@ def first_run_demo(store) -> int | None:
     return call.id
 
 
-def start(home: str | None = None, file: str | None = None, call_id: int | None = None):
+def start(home: str | None = None, file: str | None = None, call_id: int | None = None,
+          store: str | None = None):
     """Make the application and the main window with a call open (not yet shown).
 
     Returns (app, window, store). Raises StoreError/OSError for a store that can't be opened and
@@ -50,7 +53,13 @@ def start(home: str | None = None, file: str | None = None, call_id: int | None 
 
     name_the_desktop_entry(app)
     folder = paths.data_home(home)
-    store = open_for_window(folder)  # a damaged store is set aside and a backup offered first
+    chosen = paths.chosen_store(store, folder)
+    if chosen:  # another store file or a team store (desktop/store_choice.py)
+        from desktop.store_choice import open_chosen
+
+        store = open_chosen(chosen, folder)
+    else:
+        store = open_for_window(folder)  # a damaged store is set aside and a backup offered first
     demo_id = first_run_demo(store)
     window = build_main_window(store, folder)
 
@@ -76,19 +85,28 @@ def start(home: str | None = None, file: str | None = None, call_id: int | None 
 
 
 def run(home: str | None = None, file: str | None = None, quit_after: float | None = None,
-        screenshot: str | None = None, call_id: int | None = None) -> int:
+        screenshot: str | None = None, call_id: int | None = None, store: str | None = None) -> int:
     # Qt is first imported inside start(), where the cyclic collector waits (see there).
     from db.store import StoreError
     from desktop.errors import CallmarkError
 
     try:
-        app, window, store = start(home, file, call_id)
+        app, window, store = start(home, file, call_id, store)
     except (StoreError, OSError) as exc:
         print(f"callmark: {exc}", file=sys.stderr)
         if not _offscreen():
             from PySide6.QtWidgets import QApplication, QMessageBox
 
             QApplication.instance() or QApplication(sys.argv[:1])
+            from db.server import StoreUnreachable
+
+            if isinstance(exc, StoreUnreachable):  # the team store's server is away
+                from desktop.ui.server_away import offer_local_store
+
+                local = str(paths.store_path(paths.data_home(home)))
+                if offer_local_store(str(exc), local):
+                    return run(home, file, quit_after, screenshot, call_id, store=local)
+                return 1
             QMessageBox.critical(None, "Callmark", str(exc))
         return 1
     except CallmarkError as exc:

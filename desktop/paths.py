@@ -19,6 +19,7 @@ from pathlib import Path
 APP_NAME = "Callmark"
 STORE_FILENAME = "callmark.sqlite3"
 ENV_HOME = "CALLMARK_HOME"
+ENV_STORE = "CALLMARK_STORE"  # a team store's URL (postgresql://coach@host/callmark) or another SQLite file
 
 # Resource paths made on first use (module __getattr__): importlib.resources costs a start-up
 # that finds calls in the library and never needs one.
@@ -82,6 +83,37 @@ def _platform_data_dir() -> Path:
 
 def store_path(home: Path) -> Path:
     return home / STORE_FILENAME
+
+
+STORE_CHOICE_FILENAME = "store-choice.txt"  # the store chosen in the app's preferences (one line)
+
+
+def chosen_store(explicit: str | None = None, home: Path | None = None) -> str | None:
+    """The store the coach chose: ``--store``, then ``CALLMARK_STORE``, then the app's preferences
+    (a line in the data folder: the choice can't live in the store it chooses). None: the data
+    folder's own store file."""
+    return explicit or os.environ.get(ENV_STORE) or (saved_store_choice(home) if home else None) or None
+
+
+def saved_store_choice(home: Path) -> str | None:
+    try:
+        return (home / STORE_CHOICE_FILENAME).read_text(encoding="utf-8").strip() or None
+    except FileNotFoundError:
+        return None
+
+
+def save_store_choice(home: Path, choice: str | None) -> None:
+    """Keep (or, with None or "", forget) the store chosen in the preferences; owner-only, whole or not at all."""
+    target = home / STORE_CHOICE_FILENAME
+    choice = (choice or "").strip()
+    if not choice:
+        target.unlink(missing_ok=True)
+        return
+    part = target.with_name(target.name + ".part")
+    fd = os.open(part, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(choice + "\n")
+    part.replace(target)
 
 
 def cache_dir(home: Path, name: str) -> Path:

@@ -35,6 +35,8 @@ DEBIAN_PACKAGES=(
   desktop-file-utils appstream
   # the SQLite command-line tool: `callmark db recover` uses its .recover where the build can run it
   sqlite3
+  # the team store's tests start a throw-away PostgreSQL server (initdb + pg_ctl)
+  postgresql
 )
 
 say() { printf 'callmark setup: %s\n' "$*" >&2; }

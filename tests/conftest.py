@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import subprocess
 import sys
@@ -22,6 +23,7 @@ def isolated_home(tmp_path, monkeypatch) -> Path:
     home = tmp_path / "home"
     monkeypatch.setenv("CALLMARK_HOME", str(home))
     monkeypatch.setenv("CALLMARK_LOG_DIR", str(tmp_path / "logs"))  # never the real user log folder
+    monkeypatch.delenv("CALLMARK_STORE", raising=False)
     return home
 
 
@@ -38,14 +40,68 @@ def isolated_qsettings(tmp_path):
     yield
 
 
-@pytest.fixture
-def store(isolated_home):
-    from db.store import open_store
-    from desktop import paths
+def pytest_configure(config):
+    config.addinivalue_line("markers", "both_stores: the module's `store` tests run on SQLite and on PostgreSQL")
+    config.addinivalue_line("markers", "sqlite_only: in a both_stores module, a test of the SQLite file itself")
 
-    opened = open_store(paths.store_path(paths.data_home(isolated_home)))
+
+def pytest_generate_tests(metafunc):
+    """A module marked both_stores runs each test that takes `store` on both back ends."""
+    marked = metafunc.definition.get_closest_marker
+    if "store" in metafunc.fixturenames and marked("both_stores") and not marked("sqlite_only"):
+        metafunc.parametrize("store", ["sqlite", "postgresql"], indirect=True)
+
+
+@pytest.fixture
+def store(request, isolated_home):
+    """The coach's store: the SQLite file in the data folder, or (parametrised) a fresh team store."""
+    if getattr(request, "param", "sqlite") == "postgresql":
+        from db.server import open_server_store
+
+        opened = open_server_store(request.getfixturevalue("pg_store_url"))
+    else:
+        from db.store import open_store
+        from desktop import paths
+
+        opened = open_store(paths.store_path(paths.data_home(isolated_home)))
     yield opened
     opened.close()
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """A real PostgreSQL server for the whole run, started here and stopped at the end. A machine
+    without one fails these tests (packaging/bootstrap.sh installs Debian's postgresql)."""
+    from tests.pg_server import PgServer
+
+    server = PgServer()
+    try:
+        server.start()
+        yield server
+    finally:
+        server.cleanup()
+
+
+@pytest.fixture(scope="session")
+def pg_template(pg_server) -> str:
+    """A team store migrated once; each test's database is a copy of it (CREATE DATABASE ... TEMPLATE)."""
+    from db.server import open_server_store
+
+    pg_server.admin_sql("CREATE DATABASE callmark_template")
+    open_server_store(pg_server.url("callmark_template")).close()
+    return "callmark_template"
+
+
+_PG_DATABASES = itertools.count()
+
+
+@pytest.fixture
+def pg_store_url(pg_server, pg_template) -> str:
+    """The URL of a fresh, migrated team store of this test's own (as the server's owner role)."""
+    name = f"callmark_test_{next(_PG_DATABASES)}"
+    pg_server.admin_sql(f"CREATE DATABASE {name} TEMPLATE {pg_template}")
+    yield pg_server.url(name)
+    pg_server.admin_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import Boolean, CheckConstraint, FetchedValue, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from db.base import Base, enum_type, uid_column, utcnow
@@ -40,6 +40,10 @@ class Moment(Base):
     imported: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    # On a team store: the coach's database role (the server fills it in), and when the coach shared
+    # the moment with the team; until then only its owner sees it (row-level security, db/team.py).
+    owner_role: Mapped[str | None] = mapped_column(String(63), server_default=FetchedValue())
+    shared_at: Mapped[datetime | None]
 
     call: Mapped[Call] = relationship()
     coach: Mapped[Person | None] = relationship()
@@ -89,6 +93,13 @@ class CoachingItem(Base):
     imported: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    owner_role: Mapped[str | None] = mapped_column(String(63), server_default=FetchedValue())  # as on Moment
+    shared_at: Mapped[datetime | None]
+    # Raised by every save: two coaches saving the same item from the same version is a conflict,
+    # never a lost update (desktop/services/items.py).
+    version: Mapped[int] = mapped_column(Integer, default=1)
+
+    __mapper_args__ = {"version_id_col": version}
 
     coach: Mapped[Person | None] = relationship(foreign_keys=[coach_id])
     manager: Mapped[Person | None] = relationship(foreign_keys=[manager_id])

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 # alone: building the parser imports every command module and, through them, SQLAlchemy and the
 # services, which held the window up by more than half a second. A test keeps it equal to the parser.
 COMMANDS = frozenset({"calibrate", "calls", "crm", "cycles", "db", "indicators", "items", "moments", "packet",
-                      "record", "search", "transcribe", "transcript"})
+                      "record", "search", "team", "transcribe", "transcript"})
 
 
 def _common() -> argparse.ArgumentParser:
@@ -25,6 +25,9 @@ def _common() -> argparse.ArgumentParser:
     # SUPPRESS: a --home given before the sub-command is not overwritten by this default.
     common.add_argument("--home", metavar="DIR", default=argparse.SUPPRESS,
                         help="data folder (default: CALLMARK_HOME or the platform's data folder)")
+    common.add_argument("--store", metavar="URL", default=argparse.SUPPRESS,
+                        help="a team store (postgresql://coach@host/callmark) or another store file "
+                             "(default: CALLMARK_STORE, else the data folder's store)")
     return common
 
 
@@ -64,7 +67,7 @@ def _wants_gui(argv: Sequence[str], commands: set[str]) -> bool:
         if skip:
             skip = False
             continue
-        if arg == "--home":
+        if arg in ("--home", "--store"):
             skip = True
             continue
         if arg.startswith("-"):
@@ -89,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "handler", None):
         parser.print_help()
         return 0
-    ctx = Context(getattr(args, "home", None))
+    ctx = Context(getattr(args, "home", None), getattr(args, "store", None))
     try:
         return int(args.handler(args, ctx) or 0)
     except user_error_types() as exc:

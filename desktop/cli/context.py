@@ -5,16 +5,23 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from db.store import DamagedStoreError, Store, StoreError, open_store
+from db.store import DamagedStoreError, Store
 from desktop import paths
 from desktop.errors import CallmarkError
 
 
 class Context:
-    def __init__(self, home: str | None):
+    def __init__(self, home: str | None, store: str | None = None):
         self._home_arg = home
+        self._store_arg = store
         self._home: Path | None = None
         self._store: Store | None = None
+
+    @property
+    def store_choice(self) -> str | None:
+        """The chosen store (``--store``, ``CALLMARK_STORE``, the app's preferences), or None for the
+        data folder's file."""
+        return paths.chosen_store(self._store_arg, self.home)
 
     @property
     def home(self) -> Path:
@@ -25,8 +32,10 @@ class Context:
     @property
     def store(self) -> Store:
         if self._store is None:
+            from desktop.store_choice import open_chosen
+
             try:
-                self._store = open_store(paths.store_path(self.home), paths.backups_dir(self.home))
+                self._store = open_chosen(self.store_choice, self.home)
             except DamagedStoreError as exc:
                 from desktop.services.damage import set_aside
 

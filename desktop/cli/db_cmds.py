@@ -1,4 +1,4 @@
-"""`callmark db check|backup|backups|restore|recover`."""
+"""`callmark db check|backup|backups|restore|recover|copy`."""
 
 from __future__ import annotations
 
@@ -21,6 +21,16 @@ def register(sub, common) -> None:
     from desktop.cli.db_backups import register_backups
 
     register_backups(inner, common)
+    cpy = inner.add_parser("copy", parents=[common],
+                           help="copy the store to a team store or a file (counted and checksummed)")
+    cpy.add_argument("--to", required=True, metavar="URL_OR_FILE",
+                     help="postgresql://coach@host/callmark, or a store file")
+    cpy.add_argument("--from", dest="source", metavar="URL_OR_FILE",
+                     help="the store to copy (default: the one --store or the data folder names)")
+    cpy.add_argument("--merge", action="store_true",
+                     help="into a store that already holds a library: add what is missing, by the records' ids")
+    cpy.add_argument("--json", action="store_true")
+    cpy.set_defaults(handler=_copy)
 
 
 def _check(args, ctx) -> int:
@@ -42,4 +52,29 @@ def _backup(args, ctx) -> int:
     target = Path(args.output) if args.output else None
     written = maintenance.backup(ctx.store, target, paths.backups_dir(ctx.home))
     print(written)
+    return 0
+
+
+def _copy(args, ctx) -> int:
+    from desktop.services.store_copy import copy_store
+    from desktop.store_choice import open_chosen
+
+    source = open_chosen(args.source, ctx.home) if args.source else ctx.store
+    try:
+        target = open_chosen(args.to, ctx.home)
+        try:
+            report = copy_store(source, target, merge=args.merge)
+        finally:
+            target.close()
+    finally:
+        if source is not ctx.store:
+            source.close()
+    if args.json:
+        print_json(report.to_json())
+    else:
+        print(f"copied {report.source} -> {report.target}: {report.added} rows added, counts and checksums verified")
+        for table in report.tables:
+            if table.source:
+                print(f"  {table.table}: {table.source} in the source, {table.added} added, "
+                      f"{table.already_there} already there")
     return 0

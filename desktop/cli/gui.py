@@ -11,6 +11,7 @@ def gui_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="callmark", description="Open Callmark.")
     parser.add_argument("file", nargs="?", help="a recording to add to the library and open")
     parser.add_argument("--home", metavar="DIR", help="data folder")
+    parser.add_argument("--store", metavar="URL", help="a team store (postgresql://coach@host/callmark) or a store file")
     parser.add_argument("--call", type=int, metavar="ID", help="open this call (an id from `callmark calls list`)")
     parser.add_argument("--offscreen", action="store_true",
                         help="run without a display (Qt's offscreen platform), e.g. for checks")
@@ -44,4 +45,4 @@ def run_gui_from_argv(argv) -> int:
     from desktop.app import run
 
     return run(home=args.home, file=args.file, quit_after=args.quit_after, screenshot=args.screenshot,
-               call_id=args.call)
+               call_id=args.call, store=args.store)

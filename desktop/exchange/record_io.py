@@ -32,7 +32,6 @@ from desktop.exchange.record_model import (
     Transcript,
 )
 from desktop.exchange.safe_write import atomic_write_bytes
-from desktop.errors import CallmarkError
 
 MAX_RECORD_BYTES = 20 * 1024 * 1024
 

@@ -72,6 +72,7 @@ class ItemRow:
     updated_at: str = ""
     call_ids: list[int] = field(default_factory=list)
     cycle_id: int | None = None  # the cycle it is worked on in, once attached
+    version: int = 1  # counts its saves: a save from an older version is a conflict (items.update_item)
 
     @property
     def moment_ids(self) -> list[int]:
@@ -148,4 +149,5 @@ def item_row(item: CoachingItem) -> ItemRow:
         created_at=_instant(item.created_at), updated_at=_instant(item.updated_at),
         call_ids=sorted({m.call_id for m in moments}),
         cycle_id=item.cycle_id,
+        version=item.version or 1,
     )

@@ -17,6 +17,7 @@ from datetime import date, datetime
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.exc import StaleDataError
 
 from db.models import Call, CoachingItem, ItemEvidence, Moment, Person
 from db.store import Store
@@ -34,7 +35,7 @@ from desktop.services.item_split import split_behavior, split_text
 from desktop.services.people import local_coach_person, person
 
 __all__ = [
-    "CitedMoment", "EvidenceRow", "ItemRow", "TEXT_FIELDS", "create_item", "update_item", "get_item",
+    "CitedMoment", "EditConflict", "EvidenceRow", "ItemRow", "TEXT_FIELDS", "create_item", "update_item", "get_item",
     "resolve_item", "list_items", "item_for_moment", "add_moments", "remove_moment", "add_evidence",
     "remove_evidence", "delete_item", "split_behavior", "split_text", "known_behaviors",
     "behavior_library", "draft", "findings", "parse_due",
@@ -309,7 +310,7 @@ def _set(session: Session, item: CoachingItem, key: str, value) -> None:
         item.practice_done = bool(value)
 
 
-def update_item(store: Store, item_id: int, **fields) -> ItemRow:
+def update_item(store: Store, item_id: int, *, expected_version: int | None = None, **fields) -> ItemRow:
     """Save one field (or a few) of an item; everything else stays as it is.
 
     Text fields: consequence, behavior_text, practice_task, owner_does,
@@ -318,21 +319,66 @@ def update_item(store: Store, item_id: int, **fields) -> ItemRow:
     (date or ISO text, None to clear), continue_after ((N, M, K), a dict or
     None), qualification_gap (meddicc:/spiced: criterion, "" to clear), status
     (open/done/dropped), manager (a name), practice_done.
+    With ``expected_version`` (the version the editor opened), a save made since by someone else
+    (another coach on a team store, another window) is not overwritten: EditConflict, with both texts.
     """
     _check_fields(fields)
-    with store.write() as session:
-        item = _item(session, item_id)
-        for key, value in fields.items():
-            _set(session, item, key, value)
-        session.flush()
-        return item_row(item)
+    try:
+        with store.write() as session:
+            item = _item(session, item_id)
+            _check_owner(store, session, item)
+            if expected_version is not None and item.version != expected_version:
+                raise _Stale
+            for key, value in fields.items():
+                _set(session, item, key, value)
+            try:
+                session.flush()
+            except StaleDataError:  # saved by another writer between this read and this write
+                raise _Stale from None
+            return item_row(item)
+    except _Stale:
+        raise EditConflict(item_id, fields, get_item(store, item_id), expected_version) from None
 
 
-def edit(store: Store, item_id: int, **fields) -> Change:
-    """Save fields of an item (``update_item``); undo puts the old values back."""
+class _Stale(Exception):
+    """The item changed under this save (turned into EditConflict once the transaction is gone)."""
+
+
+class EditConflict(CallmarkError):
+    """Two saves of the same item from the same version: the second is refused, both texts kept.
+
+    ``mine`` holds the fields as this coach typed them (still in the editor), ``theirs`` the item as
+    it is now saved; saving again with ``expected_version=theirs.version`` keeps this coach's text.
+    """
+
+    def __init__(self, item_id: int, mine: dict, theirs: ItemRow, expected_version: int | None):
+        self.item_id, self.mine, self.theirs = item_id, dict(mine), theirs
+        fields = ", ".join(sorted(mine))
+        since = f"version {expected_version}, now {theirs.version}" if expected_version else f"now {theirs.version}"
+        super().__init__(f"item {item_id}: {fields} was saved by someone else since you opened it ({since}); "
+                         "nothing was overwritten: your text is kept in the editor, theirs in the store")
+
+
+def _check_owner(store: Store, session: Session, item: CoachingItem) -> None:
+    """On a team store, a coach changes only their own items (the server refuses the rest anyway)."""
+    if store.dialect == "sqlite":
+        return
+    from desktop.services.team import role_of
+
+    me, kind = role_of(session)
+    if kind is not None and item.owner_role != me:
+        from db.server import Refused
+
+        raise Refused(f"{store.path}: not saved: item {item.id} is {item.owner_role}'s; "
+                      "only the coach who made it can change it")
+
+
+def edit(store: Store, item_id: int, expected_version: int | None = None, **fields) -> Change:
+    """Save fields of an item (``update_item``, refused with EditConflict when ``expected_version`` is
+    not the item's any more); undo puts the old values back."""
     before = get_item(store, item_id)
     old = {k: getattr(before, k) for k in fields}
-    row = update_item(store, item_id, **fields)
+    row = update_item(store, item_id, expected_version=expected_version, **fields)
     name = next(iter(fields)).replace("_", " ") if len(fields) == 1 else "item"
     return change(f"Edit {name}", ITEMS, ids=[item_id], row=row, undo=lambda s: edit(s, item_id, **old))
 

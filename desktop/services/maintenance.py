@@ -33,7 +33,23 @@ class CheckReport:
         }
 
 
+def _check_server(store) -> tuple[list[str], list[str], str | None, str]:
+    """A team store: the server keeps pages and references whole; the search words are checked
+    against the text they come from."""
+    with store.engine.connect() as conn:
+        schema = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+        stale = conn.execute(text(
+            "SELECT (SELECT count(*) FROM segment WHERE search_words IS DISTINCT FROM callmark_search_words(text))"
+            " + (SELECT count(*) FROM moment WHERE search_words IS DISTINCT FROM "
+            "callmark_search_words(quote || ' ' || coalesce(note, '')))")).scalar()
+    return ["ok"], [], schema, "ok" if not stale else f"{stale} lines' search words differ from their text"
+
+
 def check(store: Store) -> CheckReport:
+    if store.dialect != "sqlite":
+        integrity, fk, schema, search = _check_server(store)
+        report = CheckReport(str(store.path), schema, head_revision(), integrity, fk, search)
+        return _judge(report)
     with store.engine.connect() as conn:
         integrity = [r[0] for r in conn.exec_driver_sql("PRAGMA integrity_check").all()]
         fk = [f"{r[0]} row {r[1]} -> {r[2]}" for r in conn.exec_driver_sql("PRAGMA foreign_key_check").all()]
@@ -45,7 +61,12 @@ def check(store: Store) -> CheckReport:
             except Exception as exc:  # noqa: BLE001 - the report names what went wrong
                 search = f"{table}: {exc.__class__.__name__}: {exc}"
         conn.rollback()
-    report = CheckReport(str(store.path), schema, head_revision(), integrity, fk, search)
+    return _judge(CheckReport(str(store.path), schema, head_revision(), integrity, fk, search))
+
+
+def _judge(report: CheckReport) -> CheckReport:
+    integrity, fk, schema, search = (report.integrity, report.foreign_key_problems, report.schema,
+                                     report.search_index)
     if integrity != ["ok"]:
         report.problems.append("integrity check: " + "; ".join(integrity[:5]))
     if fk:
@@ -58,6 +79,11 @@ def check(store: Store) -> CheckReport:
 
 
 def backup(store: Store, target: Path | None, backups_folder: Path) -> Path:
+    if store.dialect != "sqlite":
+        from desktop.errors import CallmarkError
+
+        raise CallmarkError(f"{store.path}: a team store is backed up on its server (pg_dump); "
+                            "`callmark db copy --to FILE` copies it into a store file")
     if target is None:
         target = backups_folder / f"callmark-{datetime.now().strftime('%Y%m%d-%H%M%S')}.sqlite3"
     return online_backup(store.path, Path(target).expanduser())

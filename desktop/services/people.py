@@ -41,7 +41,17 @@ def set_setting(session: Session, key: str, value) -> None:
 
 
 def local_coach(session: Session) -> tuple[str, str | None] | None:
-    """The coach using this machine (name, email), or None when not set yet."""
+    """The coach using this machine (name, email), or None when not set yet.
+
+    On a team store a coach is their database role: the role's name, whatever the shared settings say.
+    """
+    bind = session.get_bind()
+    if bind.dialect.name != "sqlite":
+        from desktop.services.team import role_of
+
+        role, kind = role_of(session)
+        if kind == "coach":
+            return role, None
     value = get_setting(session, LOCAL_COACH_KEY)
     if not value or not value.get("name"):
         return None

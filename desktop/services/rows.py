@@ -189,8 +189,11 @@ class MomentRow:
 # --- stored values as the ORM gives them ------------------------------------------------------------
 
 
-def _when(stored: str | None) -> datetime | None:
-    """SQLAlchemy keeps a naive DateTime as 'YYYY-MM-DD HH:MM:SS[.ffffff]' text."""
+def _when(stored: str | datetime | None) -> datetime | None:
+    """SQLAlchemy keeps a naive DateTime as 'YYYY-MM-DD HH:MM:SS[.ffffff]' text in SQLite (a team
+    store's driver gives a datetime)."""
+    if stored is None or stored.__class__ is datetime:
+        return stored
     return datetime.fromisoformat(stored) if stored else None
 
 
@@ -205,13 +208,19 @@ def stamp(created: datetime | str) -> str:
 _CALL_COLUMNS = """
     SELECT c.id, c.title, rep.name, manager.name, c.recorded_at, c.duration_ms, c.has_video, c.channels,
            c.media_sha256, c.media_path, c.source, c.opportunity_id,
-           (SELECT t.origin FROM "transcript" t WHERE t.call_id = c.id AND t.is_current = 1
+           (SELECT t.origin FROM "transcript" t WHERE t.call_id = c.id AND t.is_current = TRUE
              ORDER BY t.id DESC LIMIT 1),
-           (SELECT count(*) FROM "moment" m WHERE m.call_id = c.id AND m.imported = 0)
+           (SELECT count(*) FROM "moment" m WHERE m.call_id = c.id AND m.imported = FALSE)
     FROM "call" c
     LEFT JOIN person rep ON rep.id = c.rep_id
     LEFT JOIN person manager ON manager.id = c.manager_id
 """
+# On a team store the library counts the coach's own moments, as the workspace shows them.
+_TEAM_CALL_COLUMNS = _CALL_COLUMNS.replace("m.imported = FALSE)", "m.imported = FALSE AND m.owner_role = current_user)")
+
+
+def _columns(store) -> str:
+    return _CALL_COLUMNS if store.dialect == "sqlite" else _TEAM_CALL_COLUMNS
 
 
 def _call_row(r) -> CallRow:
@@ -223,7 +232,7 @@ def _call_row(r) -> CallRow:
 
 
 def get_call(store, call_id: int) -> CallRow:
-    row = store.reader().execute(_CALL_COLUMNS + " WHERE c.id = ?", (int(call_id),)).fetchone()
+    row = store.reader().execute(_columns(store) + " WHERE c.id = ?", (int(call_id),)).fetchone()
     if row is None:
         raise NotFound(f"call {call_id}: no such call in this library")
     return _call_row(row)
@@ -231,7 +240,7 @@ def get_call(store, call_id: int) -> CallRow:
 
 def list_calls(store) -> list[CallRow]:
     """Every call, newest recording first (calls without a date last)."""
-    rows = store.reader().execute(_CALL_COLUMNS + " ORDER BY c.recorded_at DESC, c.id DESC")
+    rows = store.reader().execute(_columns(store) + " ORDER BY c.recorded_at DESC NULLS LAST, c.id DESC")
     return [_call_row(r) for r in rows]
 
 
@@ -246,7 +255,7 @@ def current_transcript(store, call_id: int, transcript_id: int | None = None) ->
                            (int(call_id), int(transcript_id))).fetchone()
     else:
         head = con.execute('SELECT id, origin, model, language FROM "transcript" WHERE call_id = ? '
-                           "AND is_current = 1 ORDER BY id DESC LIMIT 1", (int(call_id),)).fetchone()
+                           "AND is_current = TRUE ORDER BY id DESC LIMIT 1", (int(call_id),)).fetchone()
     if head is None:
         return None
     names = dict(con.execute("SELECT label, name FROM speaker WHERE call_id = ?", (int(call_id),)))
@@ -264,7 +273,7 @@ def current_transcript(store, call_id: int, transcript_id: int | None = None) ->
 
 def current_transcript_id(store, call_id: int) -> int | None:
     """The id of the call's current transcript version (cheap: tells whether a kept copy is stale)."""
-    row = store.reader().execute('SELECT id FROM "transcript" WHERE call_id = ? AND is_current = 1 '
+    row = store.reader().execute('SELECT id FROM "transcript" WHERE call_id = ? AND is_current = TRUE '
                                  "ORDER BY id DESC LIMIT 1", (int(call_id),)).fetchone()
     return row[0] if row else None
 
@@ -314,7 +323,10 @@ def list_moments(store, call_id: int, *, include_imported: bool = False,
         raise NotFound(f"call {call_id}: no such call in this library")
     query = ("SELECT m.id, m.uid, m.call_id, m.start_ms, m.end_ms, m.kind, m.speaker, m.quote, m.note, "
              "m.item_id, p.name, m.created_at FROM moment m LEFT JOIN person p ON p.id = m.coach_id "
-             "WHERE m.call_id = ?" + ("" if include_imported else " AND m.imported = 0")
+             "WHERE m.call_id = ?" + ("" if include_imported else " AND m.imported = FALSE")
+             # On a team store the workspace shows the coach's own moments: others' shared ones are
+             # for calibration (blind review), not for marking over.
+             + (" AND m.owner_role = current_user" if store.dialect != "sqlite" and not include_imported else "")
              + " ORDER BY m.start_ms, m.id")
     rows = [MomentRow(mid, uid, cid, start, end, kind, speaker, quote, note, item, name, stamp(created))
             for mid, uid, cid, start, end, kind, speaker, quote, note, item, name, created

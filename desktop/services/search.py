@@ -70,10 +70,13 @@ def fts_query(user_text: str) -> str | None:
 
 
 def search(store: Store, user_text: str, limit: int = 200) -> list[SearchHit]:
+    fetch = limit + limit // 4  # room for lines of earlier transcript versions, filtered out below
+    if store.dialect != "sqlite":
+        rows = _search_server(store, user_text, limit, fetch)
+        return _ordered(rows, user_text)
     query = fts_query(user_text)
     if query is None:
         return []
-    fetch = limit + limit // 4  # room for lines of earlier transcript versions, filtered out below
     # The plain DB-API cursor: this runs on every keystroke, and row objects cost more than the query.
     raw = store.engine.raw_connection()
     try:
@@ -90,6 +93,33 @@ def search(store: Store, user_text: str, limit: int = 200) -> list[SearchHit]:
         cursor.close()
     finally:
         raw.close()
+    return _ordered(rows, user_text)
+
+
+def _search_server(store, user_text: str, limit: int, fetch: int) -> list:
+    """The same search on a team store: the same words in PostgreSQL's full-text index
+    (db/server_search.py), on the store's plain reader (no pool check-out per keystroke)."""
+    from db.server_search import COUNT, CURRENT, HITS, typed_words
+
+    words = typed_words(user_text)
+    if not words:
+        return []
+    reader = store.reader()
+    while True:
+        hits = reader.native(HITS.format(fetch=fetch), {"words": words}).fetchall()
+        calls = {tid: (call_id, title) for tid, call_id, title in reader.native(
+            CURRENT, {"transcripts": list({h[1] for h in hits})})}
+        rows = [(sid, calls[tid][0], start, end, speaker, text, calls[tid][1])
+                for sid, tid, start, end, speaker, text in hits if tid in calls]
+        if len(rows) >= limit:
+            return rows[:limit]
+        matches = reader.native(COUNT.format(fetch=fetch + 1), {"words": words}).fetchone()[0]
+        if matches <= fetch:
+            return rows
+        fetch *= 4
+
+
+def _ordered(rows: list, user_text: str) -> list[SearchHit]:
     call_order: dict[int, int] = {}
     for r in rows:
         call_order.setdefault(r[1], len(call_order))

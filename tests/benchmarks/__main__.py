@@ -30,6 +30,9 @@ TARGETS = {
     "search_ratio": ("<=", 1.5),
     "search_ms_p50": ("<=", 50),
     "detect_ms_2h": ("<=", 150),
+    "pg_search_ratio": ("<=", 1.5),
+    "pg_writers_errors": ("<=", 0),
+    "pg_writers_lost": ("<=", 0),
 }
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 import uuid
 from datetime import date, datetime, timezone
 
@@ -15,6 +14,9 @@ from desktop.exchange.record import (Behavior, Call, CoachingItem, Manager, Medi
 from desktop.services import calibration as cal
 from desktop.services import items, moments, records
 from tests.services.items_setup import demo_call
+from tests.store_dump import dump
+
+pytestmark = pytest.mark.both_stores  # the services on SQLite and on a team store
 
 WHEN = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
 
@@ -47,14 +49,6 @@ def coach_record(coach: str, sha256: str, duration_ms: int, marks: list[tuple], 
                                                            filename=filename),
                                   manager=Manager(name="Morgan Manager")),
                         moments=moment_parts, items=item_parts)
-
-
-def dump(store) -> list[str]:
-    con = sqlite3.connect(f"file:{store.path}?mode=ro", uri=True)
-    try:
-        return list(con.iterdump())
-    finally:
-        con.close()
 
 
 @pytest.fixture

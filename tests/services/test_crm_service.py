@@ -3,7 +3,6 @@ re-import, links, the next-step check on a scripted timeline, citations, refused
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import date, datetime
 from pathlib import Path
 
@@ -17,8 +16,11 @@ from desktop.errors import CallmarkError, NotFound
 from desktop.exchange.crm_csv import CrmImportError
 from desktop.services import calls, items
 from desktop.services import crm as crm_service
+from tests.store_dump import dump as dump_rows
 from tests.conftest import make_tone
 from tests.exchange.test_crm_csv import DATA_LOADER, HUBSPOT, SALESFORCE_REPORT
+
+pytestmark = pytest.mark.both_stores  # the services on SQLite and on a team store
 
 CALL_AT = "2026-11-20T15:00:00Z"
 SF_HEADER = ('"Opportunity ID","Opportunity Name","Account Name","Stage","Next Step",'
@@ -62,15 +64,6 @@ def add_call(store, folder: Path, title: str = "Discovery - Acme Logistics",
     row, _ = calls.add_call(store, media, title=title, rep="Riley Rep", manager=manager,
                             recorded_at=recorded_at)
     return row
-
-
-def dump(store) -> str:
-    """Every row of the store as SQL text: equal dumps mean nothing was written."""
-    con = sqlite3.connect(store.path)
-    try:
-        return "\n".join(con.iterdump())
-    finally:
-        con.close()
 
 
 def history(store, ext_id: str = ACME_18) -> list[tuple]:
@@ -411,3 +404,7 @@ def test_empty_field_is_not_cited(store, tmp_path):
         assert session.scalar(select(func.count()).select_from(OpportunitySnapshot)) == 1
     with pytest.raises(CallmarkError, match="next step is empty"):
         crm_service.cite_crm_evidence(store, item.id, opp_id, "next_step")
+
+
+def dump(store) -> str:
+    return "\n".join(dump_rows(store))

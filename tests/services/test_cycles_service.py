@@ -13,6 +13,8 @@ from desktop.services import coaching_sessions, cycles, indicators, items, obser
 from desktop.services.cycles import FocusLocked
 from desktop.services.coaching_sessions import SessionNotClosed
 
+pytestmark = pytest.mark.both_stores  # the services on SQLite and on a team store
+
 START = date(2026, 9, 7)
 
 

@@ -48,6 +48,8 @@ from desktop.errors import CallmarkError
 from desktop import paths
 from desktop.services import calls, coaching_sessions, cycles, indicators, items, moments, observations
 
+pytestmark = pytest.mark.both_stores  # the services on SQLite and on a team store
+
 START = date(2026, 9, 7)
 AS_OF = date(2026, 11, 25)
 GOOD_BEHAVIOR = ("Ask the rep to state the next step the customer confirmed before discussing how "

@@ -6,13 +6,15 @@ from datetime import date
 
 import pytest
 
-from db.store import open_store
 from desktop.core.enums import Severity
 from desktop.core.review_rule import ContinueAfter
 from desktop.core.specificity import METHOD_EXAMPLE, passes
 from desktop.errors import CallmarkError, NotFound
 from desktop.services import items, parking
 from tests.services.items_setup import INFO_LINE_MS, demo_call, mark, script_lines
+from tests.store_dump import reopen
+
+pytestmark = pytest.mark.both_stores  # the services on SQLite and on a team store
 
 INFO_BEHAVIOR = ("When the customer asks for information, ask what they will review and who else "
                  "needs to be involved.")
@@ -72,7 +74,7 @@ def test_every_field_is_saved_on_its_own(store, info_moment):
     items.update_item(store, item.id, next_evidence_due="2026-12-14")
     items.update_item(store, item.id, continue_after=(2, 2, 2))
     items.update_item(store, item.id, qualification_gap="meddicc:economic_buyer")
-    reopened = open_store(store.path)
+    reopened = reopen(store)
     try:
         row = items.get_item(reopened, item.id)
     finally:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import sqlite3
 from datetime import datetime, timezone
 
 import pytest
@@ -15,17 +14,11 @@ from desktop.exchange.record import RecordError, dump_record, load_record, parse
 from desktop.services import calls, items, moments, records
 from tests.exchange.sample_records import (ITEM_ID, MOMENT2_ID, MOMENT_ID, encode, reseal, rich_plain,
                                            rich_record)
+from tests.store_dump import dump
+
+pytestmark = pytest.mark.both_stores  # the services on SQLite and on a team store
 
 WHEN = datetime(2026, 12, 1, 8, 0, tzinfo=timezone.utc)
-
-
-def dump(store) -> list[str]:
-    """Every row of the store, as SQL text (compared before and after a refused import)."""
-    con = sqlite3.connect(f"file:{store.path}?mode=ro", uri=True)
-    try:
-        return list(con.iterdump())
-    finally:
-        con.close()
 
 
 def plain(record) -> dict:

@@ -7,6 +7,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from sqlalchemy import select
 
 from db.models import Call, Moment, Person, Transcript
@@ -14,6 +16,8 @@ from desktop.core.enums import MomentKind, Role
 from desktop.services import calls, moments, rows, transcripts
 from desktop.services.transcripts import SegmentRow
 from tests.conftest import make_tone
+
+pytestmark = pytest.mark.both_stores  # the services on SQLite and on a team store
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -85,6 +89,7 @@ def test_transcript_and_moments_read_plainly_keep_names_words_and_coaches(store,
     assert got.created_at.endswith("Z") and got.quote == "Just send"
 
 
+@pytest.mark.sqlite_only  # the SQLite file's own start-up path
 def test_a_store_opens_and_a_call_is_read_without_sqlalchemy(store, tmp_path):
     call, _ = calls.add_call(store, make_tone(tmp_path / "a.wav", 3.0), title="Call")
     path = store.path
@@ -141,6 +146,7 @@ def test_a_line_gets_its_words_after_the_workspace_let_it_go_and_after_the_store
     assert kept.words == words and lines[0].words == words
 
 
+@pytest.mark.sqlite_only  # the SQLite file's own start-up path
 def test_opening_a_transcript_reads_its_lines_from_the_index_alone(store, tmp_path):
     """The lines' query touches no table row, so none of the word timings that make up most of one."""
     call, _ = calls.add_call(store, make_tone(tmp_path / "a.wav", 6.0), title="Call")

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from desktop.services import calls, search, transcripts
 from desktop.services.transcripts import SegmentRow
 from tests.conftest import make_tone
 
+
+pytestmark = pytest.mark.both_stores
 
 _LENGTHS = iter(range(1, 100))
 

@@ -13,6 +13,8 @@ from desktop.transcription.subtitles import TranscriptFileError
 from tests.transcription.test_subtitles import BROKEN_VTT, SRT, TEAMS_VTT, ZOOM_VTT
 
 
+pytestmark = pytest.mark.both_stores  # the services on SQLite and on a team store
+
 @pytest.fixture
 def call_id(store, demo_media) -> int:
     call, _ = calls.add_call(store, demo_media, title="Acme discovery", rep="Riley Rep")

@@ -1,7 +1,9 @@
 """Full-text search over transcript lines and moment quotes and notes
 
 FTS5 external-content tables kept in sync by triggers on insert, update and
-delete, so search never drifts from what the coach sees.
+delete, so search never drifts from what the coach sees. On a team store (PostgreSQL) the
+same words are kept in a tsvector column the server computes from the text, with
+a GIN index: see db/server_search.py for why the words are split the way FTS5 does.
 
 Revision ID: 0002
 Revises: 0001
@@ -18,6 +20,11 @@ TOKENIZE = "unicode61 remove_diacritics 2"
 
 
 def upgrade() -> None:
+    if op.get_bind().dialect.name == "postgresql":
+        from db.server_search import create_search_columns
+
+        create_search_columns(op.execute)
+        return
     op.execute(
         "CREATE VIRTUAL TABLE segment_fts USING fts5("
         f"text, content='segment', content_rowid='id', tokenize='{TOKENIZE}')"
@@ -60,6 +67,11 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    if op.get_bind().dialect.name == "postgresql":
+        from db.server_search import drop_search_columns
+
+        drop_search_columns(op.execute)
+        return
     for trigger in ("segment_fts_insert", "segment_fts_delete", "segment_fts_update",
                     "moment_fts_insert", "moment_fts_delete", "moment_fts_update"):
         op.execute(f"DROP TRIGGER IF EXISTS {trigger}")

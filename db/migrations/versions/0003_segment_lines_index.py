@@ -9,6 +9,9 @@ so that read never touches the table; the word timings are read when first
 needed (desktop/services/rows.py). It replaces the old index, whose columns it
 begins with.
 
+On PostgreSQL a B-tree entry may not exceed a third of a page, and a long
+imported line would be refused: there the index holds the order only.
+
 Revision ID: 0003
 Revises: 0002
 Create Date: 2026-12-01
@@ -24,7 +27,8 @@ LINE_COLUMNS = ["transcript_id", "start_ms", "id", "end_ms", "speaker", "text"]
 
 
 def upgrade() -> None:
-    op.create_index("ix_segment_lines", "segment", LINE_COLUMNS, unique=False)
+    columns = LINE_COLUMNS if op.get_bind().dialect.name == "sqlite" else LINE_COLUMNS[:3]
+    op.create_index("ix_segment_lines", "segment", columns, unique=False)
     op.drop_index("ix_segment_transcript_start", table_name="segment")
 
 

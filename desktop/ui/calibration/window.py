@@ -68,7 +68,6 @@ class CalibrationController(QObject):
     def on_choice(self, choice: str) -> None:
         if self.selected is None:
             return
-        row = self.calibration.rows[self.selected]
         if choice == "merged":
             self.write_merged(self.selected)  # the coaches write the merged wording first
             return

@@ -124,10 +124,13 @@ def open_file(window) -> None:
 def edit_preferences(window) -> None:
     from desktop.ui.dialogs.preferences import PreferencesDialog
 
-    dialog = PreferencesDialog(window.prefs, window)
+    from desktop import paths
+
+    dialog = PreferencesDialog(window.prefs, window, store_choice=paths.saved_store_choice(window.home))
     if dialog.exec():
         prefs = dialog.preferences()
         prefs.save()
+        paths.save_store_choice(window.home, dialog.store_choice())
         window.prefs = prefs
         window.workspace.apply_preferences(prefs)
 

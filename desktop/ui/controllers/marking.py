@@ -17,7 +17,7 @@ from desktop.core.enums import MomentKind
 from desktop.core.timefmt import format_ms
 from desktop.errors import NotFound
 from desktop.services.changes import MOMENTS, Change
-from desktop.services.rows import DEFAULT_SPAN_MS, MomentRow, text_under
+from desktop.services.rows import DEFAULT_SPAN_MS, text_under
 from desktop.ui.models.moments_model import MomentsModel
 from desktop.ui.models.transcript_model import TranscriptModel
 

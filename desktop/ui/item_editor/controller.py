@@ -15,6 +15,7 @@ from desktop.errors import CallmarkError
 from desktop.services import items, moments, parking
 from desktop.services.changes import ITEMS
 from desktop.ui.item_editor.autosave import FieldSaver
+from desktop.ui.item_editor.away import UnsavedWhileAway, keep_or_raise
 from desktop.ui.item_editor.evidence import EvidenceController
 from desktop.ui.item_editor.fields import SEVERITY_COLOURS, SEVERITY_MARKS, StepText, worst
 from desktop.ui.item_editor.follow_up import FollowUpController, ItemPicker
@@ -53,6 +54,9 @@ class ItemEditorController(QObject):
         view.parked_list.setModel(self.parked_model)
         self.saver = FieldSaver(self._write, parent=self)
         self.saver.failed.connect(lambda field, msg: self.show_message(msg, error=True))
+        self.away = UnsavedWhileAway(store, self)  # a team store's server away: typed text saved once back
+        self.away.saved.connect(self._on_saved_once_back)
+        self.away.failed.connect(lambda msg: self.show_message(msg, error=True))
         self._wire()
         self.show_nothing()
         self.reload_parked()
@@ -281,14 +285,30 @@ class ItemEditorController(QObject):
             self.view.completer.offer(text)
 
     def _write(self, item_id: int, field: str, value) -> None:
-        op = lambda: items.edit(self.store, item_id, **{field: value})  # noqa: E731
+        shown = self.item if self.item is not None and self.item.id == item_id else None
+        version = shown.version if shown is not None else None
+        # Saved knowing the version the coach was editing: a save crossing another coach's is refused
+        # (EditConflict), never silently overwritten.
+        op = lambda: items.edit(self.store, item_id, expected_version=version, **{field: value})  # noqa: E731
+        history = getattr(self.context, "history", None) if self.context is not None else None
+
+        def save():
+            if history is not None:
+                # One undo step per field typed into (the pauses between words each save).
+                return history.run(op, merge_key=("item", item_id, field), raise_refusal=True)
+            return op()
+
         self._writing = True
         try:
-            if self.context is not None and getattr(self.context, "history", None) is not None:
-                # One undo step per field typed into (the pauses between words each save).
-                made = self.context.history.run(op, merge_key=("item", item_id, field), raise_refusal=True)
-            else:
-                made = op()
+            made = keep_or_raise(self.away, item_id, field, value, version, save)
+        except items.EditConflict as conflict:
+            # Both texts kept: the coach's stays in the editor, theirs is shown; the coach's next
+            # save of the field is made knowing theirs, so it is kept then.
+            if shown is not None:
+                self.item = dataclasses.replace(self.item, version=conflict.theirs.version)
+            theirs = getattr(conflict.theirs, field, "")
+            raise CallmarkError(f"Not saved: someone else saved this item since you opened it. "
+                                f"Theirs: “{theirs}”. Yours is kept here; edit it again to save it.") from None
         finally:
             self._writing = False
         if self.item is not None and self.item.id == item_id:
@@ -304,6 +324,12 @@ class ItemEditorController(QObject):
             self.show_nothing()
             return
         self._set_item(row)
+
+    def _on_saved_once_back(self, row: items.ItemRow) -> None:
+        if self.item is not None and self.item.id == row.id:
+            self.item = dataclasses.replace(self.item, version=row.version)
+        if not self.away.pending():
+            self.show_message("Saved: the team store is back.")
 
     def flush(self) -> None:
         self.saver.flush()
