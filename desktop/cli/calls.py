@@ -25,6 +25,10 @@ def register(sub, common) -> None:
     lst.add_argument("--json", action="store_true")
     lst.set_defaults(handler=_list)
 
+    from desktop.cli.calls_import import add_import_command
+
+    add_import_command(inner, common)
+
 
 def _add(args, ctx) -> int:
     calls.parse_recorded_at(args.recorded_at)
