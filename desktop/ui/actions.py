@@ -69,6 +69,10 @@ class ActionId(Enum):
     SHORTCUTS = ("Keyboard shortcuts…", ("Ctrl+Alt+K",), "See and change every key", False)
     CHEAT_SHEET = ("Cheat sheet", ("F1", "?"), "Show every key at a glance", False)
     QUIT = ("Quit", (SK.Quit,), "Close Callmark (every change is already saved)", False)
+    IMPORT_FOLDER = ("Import folder…", (), "Add every recording in a folder and its subfolders: Zoom, Teams, dialer",
+                     False)
+    WATCH_FOLDER = ("Watch a folder…", (), "Add new recordings from a folder as they arrive (off until you pick one)",
+                    False)
 
     @property
     def text(self) -> str:

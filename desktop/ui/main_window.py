@@ -351,6 +351,9 @@ def build_main_window(store, home: Path) -> MainWindow:
     from desktop.ui.exchange.menu import install_exchange_menu  # File ▸ Export/Import record, Export packet
 
     install_exchange_menu(window)
+    from desktop.ui.folder_import import install_folder_import  # File ▸ Import folder…, Watch a folder…
+
+    install_folder_import(window)
     window.workspace.call_opened.connect(window.on_call_opened)
     window.workspace.call_updated.connect(window.library_model.update_call)
     window.workspace.message.connect(window.show_message)
