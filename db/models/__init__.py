@@ -6,9 +6,11 @@ from db.models.calls import Call, Person, Segment, Setting, Speaker, Transcript
 from db.models.coaching import CoachingItem, ItemEvidence, Moment, ParkedObservation
 from db.models.crm import Opportunity, OpportunitySnapshot
 from db.models.cycles import CoachingSession, Cycle, FocusChange, Observation, Review
+from db.models.queue import QueueState, TranscriptionJob
 
 __all__ = [
     "Base", "Calibration", "Call", "CoachingItem", "CoachingSession", "Cycle", "FocusChange",
     "ItemEvidence", "Moment", "Observation", "Opportunity", "OpportunitySnapshot",
-    "ParkedObservation", "Person", "Review", "Segment", "Setting", "Speaker", "Transcript",
+    "ParkedObservation", "Person", "QueueState", "Review", "Segment", "Setting", "Speaker", "Transcript",
+    "TranscriptionJob",
 ]

@@ -19,7 +19,7 @@ from desktop import __version__
 # alone: building the parser imports every command module and, through them, SQLAlchemy and the
 # services, which held the window up by more than half a second. A test keeps it equal to the parser.
 COMMANDS = frozenset({"calibrate", "calls", "crm", "cycles", "db", "indicators", "items", "moments", "packet",
-                      "record", "search", "transcribe", "transcript"})
+                      "record", "search", "transcribe", "transcript", "transcription"})
 
 
 def _common() -> argparse.ArgumentParser:

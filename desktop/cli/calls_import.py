@@ -77,29 +77,9 @@ def _print_summary(summary) -> None:
 
 
 def _transcribe_added(ctx, call_ids: list[int], *, quiet: bool) -> list[dict]:
-    """Transcribe the new calls one after another, a bar each; a failure is said and the next goes on."""
-    from desktop.services import transcription as service
-    from desktop.transcription.progress import ProgressBar
-    from desktop.transcription.runner import Progress
+    """Queue the new calls (in the store: a crash or Ctrl+C loses nothing) and work through the queue."""
+    from desktop.cli.transcription import run_with_bars
+    from desktop.services import transcription_queue as queue
 
-    done = []
-    for call_id in call_ids:
-        try:
-            plan = service.plan_for_call(ctx.store, call_id)
-        except Exception as exc:  # noqa: BLE001 - ModelNotFoundError, a missing file: one line
-            print(f"callmark: {exc}", file=sys.stderr)
-            done.append({"call_id": call_id, "outcome": "failed", "reason": str(exc)})
-            continue
-        run = service.CallTranscription(ctx.store, plan)
-        bar = ProgressBar(label=f"call {call_id}")
-        for event in run.events():
-            if isinstance(event, Progress):
-                bar.update(event.fraction, event.eta_s)
-        if run.transcript is None:
-            bar.finish()
-            print(f"callmark: {run.error or 'transcription stopped'}", file=sys.stderr)
-            done.append({"call_id": call_id, "outcome": "failed", "reason": run.error})
-            continue
-        bar.finish(f"call {call_id}: {len(run.transcript.segments)} lines")
-        done.append({"call_id": call_id, "outcome": "transcribed", "lines": len(run.transcript.segments)})
-    return done
+    queue.enqueue(ctx.store, call_ids)
+    return [o.to_json() for o in run_with_bars(ctx.store, quiet=quiet)]

@@ -73,6 +73,8 @@ class ActionId(Enum):
                      False)
     WATCH_FOLDER = ("Watch a folder…", (), "Add new recordings from a folder as they arrive (off until you pick one)",
                     False)
+    PAUSE_TRANSCRIPTION = ("Pause transcription", (), "Hold the transcription queue; the call being transcribed "
+                           "starts again on resume", False)
 
     @property
     def text(self) -> str:

@@ -20,4 +20,7 @@ def install_transcription(window, *, cpu_threads: int = 0) -> TranscriptionContr
         return existing
     controller = TranscriptionController(window, cpu_threads=cpu_threads)
     window.transcription = controller
+    from desktop.ui.transcription.queue_actions import install_queue_actions
+
+    install_queue_actions(controller)
     return controller

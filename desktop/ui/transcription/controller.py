@@ -221,7 +221,10 @@ class TranscriptionController(QObject):
         if at is None:
             return
         if entry is None:
-            model.update_call(call_service.get_call(self.store, call_id))
+            row = call_service.get_call(self.store, call_id)
+            if self.queue.failed_reason(call_id) is not None:
+                row = replace(row, transcript_status="failed")  # the reason is in `callmark transcription queue`
+            model.update_call(row)
         else:
             model.update_call(replace(model.call_at(at), transcript_status=entry.status_text()))
 
@@ -262,7 +265,7 @@ class TranscriptionController(QObject):
     # --- commands ---------------------------------------------------------------------------------
 
     def transcribe(self, call_ids) -> int:
-        return sum(1 for cid in call_ids if self.queue.add(cid))
+        return self.queue.add_many(call_ids)
 
     def transcribe_open_call(self) -> None:
         if self.call is None:
