@@ -223,15 +223,14 @@ class MainWindow(QMainWindow):
 
     def restore_last_call(self) -> None:
         last = qsettings().value(SettingsKey.LAST_CALL.value)
-        ids = [self.library_model.call_at(r).id for r in range(self.library_model.rowCount())]
         try:
             wanted = int(last) if last is not None else None
         except (TypeError, ValueError):
             wanted = None
-        if wanted in ids:
+        if wanted is not None and self.library_model.row_of(wanted) is not None:
             self.open_call(wanted)
-        elif ids:
-            self.open_call(ids[0])
+        elif self.library_model.rowCount():
+            self.open_call(self.library_model.call_at(0).id)
 
     def on_call_opened(self, call) -> None:
         self.setWindowTitle(f"{call.title} — Callmark")

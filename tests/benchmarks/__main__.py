@@ -29,6 +29,11 @@ TARGETS = {
     "first_segment_s": ("<=", 3),
     "search_ratio": ("<=", 1.5),
     "search_ms_p50": ("<=", 50),
+    "batch_ratio": ("<=", 0.7),
+    "batch_ratio_batched": ("<=", 0.7),
+    "library_start_ratio": ("<=", 1.5),
+    "library_filter_ms_p95": ("<=", 50),
+    "rss_mb_10k": ("<=", 400),
 }
 
 
