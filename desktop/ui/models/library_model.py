@@ -66,11 +66,15 @@ class LibraryModel(RowTableModel):
         self._hay: list[str] = []  # each call's filter text, same positions
         self._at: dict[int, int] = {}  # call id -> position in _calls
         self._order: list[int] = []  # positions of the calls shown, in the order shown
-        self._rows: dict[int, int] | None = None  # call id -> shown row, made when first asked
         self._loaded = 0  # shown rows the view has been given so far
         self._words: list[str] = []
         self._sort_column = 3
         self._descending = True
+        self._sorted: list[int] | None = None  # every position in sort order, kept between keystrokes
+        # Made once per library and reused: a sort then allocates one list, not ten thousand objects
+        # (whose allocation set off the cyclic collector over every row, mid-keystroke).
+        self._positions: list[int] = []
+        self._keys: dict[int, list] = {}  # column -> each call's sort key, by position
 
     # --- filling ---------------------------------------------------------------------------------
 
@@ -79,6 +83,9 @@ class LibraryModel(RowTableModel):
         self._calls = list(rows)
         self._hay = [haystack(c) for c in self._calls]
         self._at = {c.id: i for i, c in enumerate(self._calls)}
+        self._positions = list(range(len(self._calls)))
+        self._keys = {}
+        self._sorted = None
         self._arrange()
         self.endResetModel()
 
@@ -86,8 +93,12 @@ class LibraryModel(RowTableModel):
         """A call changed or was added: its row shows it (a new one goes where the order puts it)."""
         at = self._at.get(call.id)
         if at is not None:
+            if sort_key(self._calls[at], self._sort_column) != sort_key(call, self._sort_column):
+                self._sorted = None  # its place may have moved: sorted again on the next change
             self._calls[at] = call
             self._hay[at] = haystack(call)
+            for col, keys in self._keys.items():
+                keys[at] = sort_key(call, col)
             row = self.row_of(call.id)
             if row is not None:
                 self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
@@ -96,10 +107,14 @@ class LibraryModel(RowTableModel):
         self._calls.append(call)
         self._hay.append(haystack(call))
         self._at[call.id] = at
+        self._positions.append(at)
+        for col, keys in self._keys.items():
+            keys.append(sort_key(call, col))
+        if self._sorted is not None:
+            self._sorted.insert(self._place(at, self._sorted), at)
         if not self._matches(at):
             return
-        row = self._place(at)
-        self._rows = None
+        row = self._place(at, self._order)
         if row <= self._loaded:
             self.beginInsertRows(QModelIndex(), row, row)
             self._order.insert(row, at)
@@ -128,9 +143,11 @@ class LibraryModel(RowTableModel):
         """The call's row, given to the view now if it was further down; None if filtered out."""
         if call_id is None:
             return None
-        if self._rows is None:
-            self._rows = {self._calls[at].id: row for row, at in enumerate(self._order)}
-        row = self._rows.get(call_id)
+        at = self._at.get(call_id)
+        try:
+            row = self._order.index(at) if at is not None else None  # a scan in C: no map to keep up
+        except ValueError:
+            return None  # filtered out
         if row is not None and row >= self._loaded:
             self._give(row + 1)
         return row
@@ -138,9 +155,13 @@ class LibraryModel(RowTableModel):
     # --- sorting and filtering ------------------------------------------------------------------
 
     def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:  # noqa: A003 - Qt's name
+        if (int(column), order == Qt.SortOrder.DescendingOrder) == (self._sort_column, self._descending) \
+                and self._sorted is not None:
+            return  # the view asks twice per header click (the indicator, then the sort)
         self.beginResetModel()
         self._sort_column = int(column)
         self._descending = order == Qt.SortOrder.DescendingOrder
+        self._sorted = None
         self._arrange()
         self.endResetModel()
 
@@ -158,26 +179,29 @@ class LibraryModel(RowTableModel):
         return all(w in hay for w in self._words)
 
     def _arrange(self) -> None:
-        col, calls = self._sort_column, self._calls
-        positions = sorted(range(len(calls)), key=lambda i: (sort_key(calls[i], col), calls[i].id),
-                           reverse=self._descending)
-        if self._words:
-            hay, words = self._hay, self._words
-            positions = [i for i in positions if all(w in hay[i] for w in words)]
-        self._order = positions
-        self._rows = None
+        if self._sorted is None:
+            col, calls = self._sort_column, self._calls
+            # Plain keys (no tuples: comparing those took most of a sort); ties keep the order read.
+            keys = self._keys.get(col)
+            if keys is None:
+                keys = self._keys[col] = [sort_key(c, col) for c in calls]
+            self._sorted = sorted(self._positions, key=keys.__getitem__, reverse=self._descending)
+        positions = self._sorted
+        hay = self._hay
+        for word in self._words:  # one pass per word: each a plain comprehension, no per-row generator
+            positions = [i for i in positions if word in hay[i]]
+        self._order = positions if self._words else list(positions)
         self._loaded = min(len(positions), PAGE)
 
-    def _place(self, at: int) -> int:
-        """Where a new call goes in the shown order (binary search on the sort key)."""
+    def _place(self, at: int, order: list[int]) -> int:
+        """Where a call goes in an order of positions (binary search on the sort key)."""
         col, calls = self._sort_column, self._calls
-        key = (sort_key(calls[at], col), calls[at].id)
-        lo, hi = 0, len(self._order)
+        key = sort_key(calls[at], col)
+        lo, hi = 0, len(order)
         while lo < hi:
             mid = (lo + hi) // 2
-            other = calls[self._order[mid]]
-            before = (sort_key(other, col), other.id) > key if self._descending else (sort_key(other, col), other.id) < key
-            if before:
+            here = sort_key(calls[order[mid]], col)
+            if (here >= key) if self._descending else (here <= key):  # after its equals, as read
                 lo = mid + 1
             else:
                 hi = mid
