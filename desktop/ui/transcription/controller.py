@@ -271,7 +271,8 @@ class TranscriptionController(QObject):
         if self.call is None:
             self.window.show_message("Open a call to transcribe it.")
             return
-        if not self.queue.add(self.call.id):
+        # Ahead of a folder's calls waiting in the queue: the coach is looking at this one.
+        if not self.queue.add(self.call.id, priority=1):
             self.window.show_message("This call is already being transcribed.")
 
     def transcribe_all(self) -> None:
