@@ -19,11 +19,10 @@ from desktop import paths
 
 def first_run_demo(store) -> int | None:
     """On an empty library, add the demo call so a new coach sees a real call straight away."""
-    from desktop.services.rows import list_calls
-
     if store.dialect != "sqlite":  # a team store's library is the team's: no demo call added to it
         return None
-    if list_calls(store) or not paths.DEMO_MEDIA.exists():
+    # Whether the library is empty, not the list itself: a 10,000-call library took a sixth of a second.
+    if store.reader().execute('SELECT 1 FROM "call" LIMIT 1').fetchone() or not paths.DEMO_MEDIA.exists():
         return None
     from desktop.services.calls import add_call
 

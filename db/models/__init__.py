@@ -7,10 +7,11 @@ from db.models.coaching import CoachingItem, ItemEvidence, Moment, ParkedObserva
 from db.models.crm import Opportunity, OpportunitySnapshot
 from db.models.cycles import CoachingSession, Cycle, FocusChange, Observation, Review
 from db.models.suggestions import SuggestionCache, SuggestionVerdict
+from db.models.queue import QueueState, TranscriptionJob
 
 __all__ = [
     "Base", "Calibration", "Call", "CoachingItem", "CoachingSession", "Cycle", "FocusChange",
     "ItemEvidence", "Moment", "Observation", "Opportunity", "OpportunitySnapshot",
-    "ParkedObservation", "Person", "Review", "Segment", "Setting", "Speaker", "SuggestionCache",
-    "SuggestionVerdict", "Transcript",
+    "ParkedObservation", "Person", "QueueState", "Review", "Segment", "Setting", "Speaker", "SuggestionCache",
+    "SuggestionVerdict", "Transcript", "TranscriptionJob",
 ]

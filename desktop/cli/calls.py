@@ -37,6 +37,10 @@ def register(sub, common) -> None:
     rel.add_argument("--json", action="store_true")
     rel.set_defaults(handler=_relink)
 
+    from desktop.cli.calls_import import add_import_command
+
+    add_import_command(inner, common)
+
 
 def _add(args, ctx) -> int:
     calls.parse_recorded_at(args.recorded_at)

@@ -45,23 +45,11 @@ def save_transcript(
     `suggest=False`: the caller runs the suggestion pass itself once it has set the speakers' roles.
     """
     rows = list(segments)
-    origin = TranscriptOrigin(origin)
     with store.write() as session:
         if session.get(Call, call_id) is None:
             raise NotFound(f"call {call_id}: no such call in this library")
-        session.execute(update(Transcript).where(Transcript.call_id == call_id).values(is_current=False))
-        transcript = Transcript(call_id=call_id, origin=origin, model=model, language=language,
-                                source_file=source_file, is_current=True)
-        session.add(transcript)
-        session.flush()
-        session.add_all(
-            Segment(transcript_id=transcript.id, start_ms=int(s.start_ms), end_ms=int(s.end_ms),
-                    speaker=s.speaker, text=s.text, words=_words(getattr(s, "words", None)))
-            for s in rows
-        )
-        for label in sorted({s.speaker for s in rows if s.speaker}):
-            _speaker(session, call_id, label)
-        tid = transcript.id
+        tid = write_transcript(session, call_id, rows, origin=origin, model=model, language=language,
+                               source_file=source_file)
     if suggest:
         suggestions_changed(store, call_id)
     return current_transcript(store, call_id, transcript_id=tid)
@@ -72,6 +60,24 @@ def suggestions_changed(store: Store, call_id: int) -> None:
     from desktop.services.suggestions import after_transcript_change
 
     after_transcript_change(store, call_id)
+
+
+def write_transcript(session: Session, call_id: int, rows: list, *, origin: TranscriptOrigin | str,
+                     model: str | None = None, language: str | None = None, source_file: str | None = None) -> int:
+    """Inside the caller's transaction (a folder import adds the call and its transcript together)."""
+    session.execute(update(Transcript).where(Transcript.call_id == call_id).values(is_current=False))
+    transcript = Transcript(call_id=call_id, origin=TranscriptOrigin(origin), model=model, language=language,
+                            source_file=source_file, is_current=True)
+    session.add(transcript)
+    session.flush()
+    session.add_all(
+        Segment(transcript_id=transcript.id, start_ms=int(s.start_ms), end_ms=int(s.end_ms),
+                speaker=s.speaker, text=s.text, words=_words(getattr(s, "words", None)))
+        for s in rows
+    )
+    for label in sorted({s.speaker for s in rows if s.speaker}):
+        _speaker(session, call_id, label)
+    return transcript.id
 
 
 def _speaker(session: Session, call_id: int, label: str) -> Speaker:

@@ -45,6 +45,10 @@ class TranscriptionSettings:
     beam_size: int = 5  # faster-whisper's default
     compute_type: str = "int8"
     cpu_threads: int = 0  # 0: CTranslate2 picks
+    # >0: windows after the first go through faster-whisper's batched pipeline, this many chunks at once
+    # (desktop.transcription.batched). Off by default: on tiny.en it is faster but loses words; see
+    # tests/benchmarks/bench_batch.py for both figures.
+    batch_size: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -216,11 +220,24 @@ def transcribe_windows(media_path: str, model_location: str,
     count = 0
     done_ms = 0
     sent_info = False
+    pipeline = None
+    if settings.batch_size > 0:
+        from faster_whisper import BatchedInferencePipeline
+
+        pipeline = BatchedInferencePipeline(model)
     for offset, audio in audio_windows(media_path):
         offset_s = offset / SAMPLE_RATE
-        segments, info = model.transcribe(
-            audio, language=language, beam_size=settings.beam_size,
-            vad_filter=settings.vad_filter, word_timestamps=settings.word_timestamps)
+        if pipeline is not None and sent_info:  # the first window stays sequential: its lines show soonest
+            from desktop.transcription.batched import transcribe_batched
+
+            segments, batch_info = transcribe_batched(
+                pipeline, audio, language=language, beam_size=settings.beam_size,
+                word_timestamps=settings.word_timestamps, batch_size=settings.batch_size)
+            info = batch_info or info
+        else:
+            segments, info = model.transcribe(
+                audio, language=language, beam_size=settings.beam_size,
+                vad_filter=settings.vad_filter, word_timestamps=settings.word_timestamps)
         if language is None:
             language = info.language  # detected once, kept for the whole call
         if not sent_info:

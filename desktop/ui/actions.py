@@ -121,6 +121,12 @@ class ActionId(Enum):
     OPEN_LOG_FOLDER = ("Open log folder", (), "Show the folder of Callmark's log (no transcript text in it)", False)
     FIND_RECORDING = ("Find recording…", (), "Search a folder for this call's recording (same SHA-256) and relink it",
                       False)
+    IMPORT_FOLDER = ("Import folder…", (), "Add every recording in a folder and its subfolders: Zoom, Teams, dialer",
+                     False)
+    WATCH_FOLDER = ("Watch a folder…", (), "Add new recordings from a folder as they arrive (off until you pick one)",
+                    False)
+    PAUSE_TRANSCRIPTION = ("Pause transcription", (), "Hold the transcription queue; the call being transcribed "
+                           "starts again on resume", False, TRANSCRIPTION)
 
     @property
     def text(self) -> str:

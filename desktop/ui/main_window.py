@@ -258,15 +258,14 @@ class MainWindow(QMainWindow):
 
     def restore_last_call(self) -> None:
         last = qsettings().value(SettingsKey.LAST_CALL.value)
-        ids = [self.library_model.call_at(r).id for r in range(self.library_model.rowCount())]
         try:
             wanted = int(last) if last is not None else None
         except (TypeError, ValueError):
             wanted = None
-        if wanted in ids:
+        if wanted is not None and self.library_model.row_of(wanted) is not None:
             self.open_call(wanted)
-        elif ids:
-            self.open_call(ids[0])
+        elif self.library_model.rowCount():
+            self.open_call(self.library_model.call_at(0).id)
 
     def on_call_opened(self, call) -> None:
         self.setWindowTitle(f"{call.title} — Callmark")
@@ -446,6 +445,9 @@ def build_main_window(store, home: Path) -> MainWindow:
     from desktop.ui.durability import install_durability  # backups, a damaged store, a moved recording
 
     install_durability(window)
+    from desktop.ui.folder_import import install_folder_import  # File ▸ Import folder…, Watch a folder…
+
+    install_folder_import(window)
     window.workspace.call_opened.connect(window.on_call_opened)
     window.workspace.call_updated.connect(window.library_model.update_call)
     window.workspace.message.connect(window.show_message)

@@ -21,7 +21,7 @@ KIND_ACTIONS = {
 }
 
 MENUS = (
-    ("&File", (ActionId.OPEN_FILE, ActionId.IMPORT_TRANSCRIPT, ActionId.EXPORT_TRANSCRIPT, ActionId.IMPORT_CRM,
+    ("&File", (ActionId.OPEN_FILE, ActionId.IMPORT_FOLDER, ActionId.WATCH_FOLDER, ActionId.IMPORT_TRANSCRIPT, ActionId.EXPORT_TRANSCRIPT, ActionId.IMPORT_CRM,
                None, ActionId.EXPORT_RECORD, ActionId.IMPORT_RECORD, ActionId.EXPORT_PACKET, None,
                ActionId.FIND_RECORDING, ActionId.RESTORE_BACKUP, None, ActionId.PREFERENCES, None, ActionId.QUIT)),
     ("&Edit", (ActionId.UNDO, ActionId.REDO, None, ActionId.FIND, ActionId.FIND_NEXT, ActionId.FIND_PREVIOUS,
@@ -32,7 +32,8 @@ MENUS = (
                   ActionId.PREVIOUS_MOMENT, ActionId.NEXT_MOMENT, None, ActionId.NEW_ITEM, None,
                   ActionId.DELETE_MOMENT, None, ActionId.NEXT_SUGGESTION, ActionId.PREVIOUS_SUGGESTION,
                   ActionId.ACCEPT_SUGGESTION, ActionId.DISMISS_SUGGESTION)),
-    ("&Transcript", (ActionId.TRANSCRIBE, ActionId.CANCEL_TRANSCRIPTION, ActionId.TRANSCRIBE_ALL, None,
+    ("&Transcript", (ActionId.TRANSCRIBE, ActionId.CANCEL_TRANSCRIPTION, ActionId.TRANSCRIBE_ALL,
+                     ActionId.PAUSE_TRANSCRIPTION, None,
                      ActionId.EDIT_LINE, ActionId.SPEAKERS, ActionId.TRANSCRIPT_VERSIONS, None,
                      ActionId.IMPORT_TRANSCRIPT, ActionId.EXPORT_TRANSCRIPT, None, ActionId.TRANSCRIPTION_SETTINGS)),
     ("&View", (ActionId.TOGGLE_LIBRARY, ActionId.FOLLOW, None, ActionId.WRITING_ROOM, ActionId.RESET_LAYOUT)),

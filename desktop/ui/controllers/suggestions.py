@@ -32,6 +32,7 @@ class SuggestionsController(QObject):
         self.call_id: int | None = None
         self._task = None
         self._library_task = None
+        self._waiting_for_warmup = False
         panel = window.view.suggestions
         panel.suggestion_activated.connect(self.play)
         window.history.changed.connect(self.on_store_changed)
@@ -52,6 +53,14 @@ class SuggestionsController(QObject):
         if call_id is None:
             self._show(None, [], None, [], None)
             return
+        warmup = getattr(self.window, "warmup", None)
+        if warmup is not None and not warmup.finished:
+            # Not before the first paint: the services and SQLAlchemy come in with the warm-up, and a
+            # thread importing them would share the interpreter with the paint.
+            if not self._waiting_for_warmup:
+                self._waiting_for_warmup = True
+                self.window.when_warm(self._load_once_warm)
+            return
         store = self.store
 
         def read():
@@ -63,6 +72,10 @@ class SuggestionsController(QObject):
         self._task = run_task(read, lambda got: self._show(call_id, *got), receiver=self,
                               on_error=lambda exc: self.message.emit(f"Suggestions: {exc}"),
                               name="callmark-suggestions")
+
+    def _load_once_warm(self) -> None:
+        self._waiting_for_warmup = False
+        self.load(self.call_id)
 
     def _show(self, call_id, rows, why, tallies, figures) -> None:
         if call_id != self.call_id:

@@ -27,6 +27,7 @@ GROUPS = (
     ("Records and packets", (ActionId.EXPORT_RECORD, ActionId.IMPORT_RECORD, ActionId.EXPORT_PACKET)),
     ("Help", (ActionId.CHEAT_SHEET, ActionId.SHORTCUTS, ActionId.PREFERENCES, ActionId.QUIT, ActionId.ABOUT)),
     ("Keeping your work", (ActionId.RESTORE_BACKUP, ActionId.FIND_RECORDING, ActionId.OPEN_LOG_FOLDER)),
+    ("Many calls", (ActionId.IMPORT_FOLDER, ActionId.WATCH_FOLDER, ActionId.PAUSE_TRANSCRIPTION)),
 )
 
 

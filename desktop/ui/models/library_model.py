@@ -1,8 +1,20 @@
-"""The library: every call as a row (plain CallRow data), sortable and filterable by text."""
+"""The library: every call as a row (plain CallRow data), sorted and filtered here, shown a page at a time.
+
+A coaching team's library holds ten thousand calls. A QSortFilterProxyModel
+sorts and filters by asking the model for each row's data, one Python call
+per comparison: with 10,000 calls the first sort alone held the window up for
+a second, and each keystroke in the filter for a tenth. So this model keeps
+the order itself: sorting is one `list.sort` over keys made once per call,
+filtering one pass over each call's lower-cased words, and the view is given
+rows a page at a time (`canFetchMore` / `fetchMore`) as it scrolls.
+
+Rows (``rowCount``, ``call_at``, ``row_of``) are the calls shown, in order;
+``call_ids()`` are all of them.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QModelIndex, Qt
 
 from desktop.core.timefmt import format_ms
 from desktop.services.rows import CallRow
@@ -11,8 +23,10 @@ from desktop.ui.models.row_table import RowTableModel
 COLUMNS = ("Title", "Rep", "Manager", "Date", "Duration", "Transcript", "Moments")
 CALL_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 SORT_ROLE = Qt.ItemDataRole.UserRole + 2
+PAGE = 500  # rows handed to the view at a time
 
 TRANSCRIPT_WORDS = {"none": "—", "whisper": "Whisper", "import": "imported", "edited": "edited"}
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
 def short_duration(ms: int) -> str:
@@ -22,56 +36,211 @@ def short_duration(ms: int) -> str:
     return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
 
 
+def sort_key(call: CallRow, col: int):
+    if col == 0:
+        return call.title.lower()
+    if col == 1:
+        return (call.rep or "").lower()
+    if col == 2:
+        return (call.manager or "").lower()
+    if col == 3:
+        return call.recorded_at or ""
+    if col == 4:
+        return call.duration_ms
+    if col == 5:
+        return call.transcript_status
+    return call.moment_count
+
+
+def haystack(call: CallRow) -> str:
+    """What the filter looks in: title, rep, manager, date and source, lower-cased once."""
+    return " ".join(filter(None, (call.title, call.rep, call.manager, call.recorded_at, call.source))).lower()
+
+
 class LibraryModel(RowTableModel):
     columns = COLUMNS
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self._rows: list[CallRow] = []
+        self._calls: list[CallRow] = []  # every call, in the order read
+        self._hay: list[str] = []  # each call's filter text, same positions
+        self._at: dict[int, int] = {}  # call id -> position in _calls
+        self._order: list[int] = []  # positions of the calls shown, in the order shown
+        self._loaded = 0  # shown rows the view has been given so far
+        self._words: list[str] = []
+        self._sort_column = 3
+        self._descending = True
+        self._sorted: list[int] | None = None  # every position in sort order, kept between keystrokes
+        # Made once per library and reused: a sort then allocates one list, not ten thousand objects
+        # (whose allocation set off the cyclic collector over every row, mid-keystroke).
+        self._positions: list[int] = []
+        self._keys: dict[int, list] = {}  # column -> each call's sort key, by position
+
+    # --- filling ---------------------------------------------------------------------------------
 
     def set_calls(self, rows: list[CallRow]) -> None:
         self.beginResetModel()
-        self._rows = list(rows)
+        self._calls = list(rows)
+        self._hay = [haystack(c) for c in self._calls]
+        self._at = {c.id: i for i, c in enumerate(self._calls)}
+        self._positions = list(range(len(self._calls)))
+        self._keys = {}
+        self._sorted = None
+        self._arrange()
         self.endResetModel()
 
-    def call_at(self, row: int) -> CallRow:
-        return self._rows[row]
-
-    def row_of(self, call_id: int) -> int | None:
-        for i, call in enumerate(self._rows):
-            if call.id == call_id:
-                return i
-        return None
-
     def update_call(self, call: CallRow) -> None:
-        row = self.row_of(call.id)
-        if row is None:
-            self.beginInsertRows(QModelIndex(), len(self._rows), len(self._rows))
-            self._rows.append(call)
+        """A call changed or was added: its row shows it (a new one goes where the order puts it)."""
+        at = self._at.get(call.id)
+        if at is not None:
+            if sort_key(self._calls[at], self._sort_column) != sort_key(call, self._sort_column):
+                self._sorted = None  # its place may have moved: sorted again on the next change
+            self._calls[at] = call
+            self._hay[at] = haystack(call)
+            for col, keys in self._keys.items():
+                keys[at] = sort_key(call, col)
+            row = self.row_of(call.id)
+            if row is not None:
+                self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+            return
+        at = len(self._calls)
+        self._calls.append(call)
+        self._hay.append(haystack(call))
+        self._at[call.id] = at
+        self._positions.append(at)
+        for col, keys in self._keys.items():
+            keys.append(sort_key(call, col))
+        if self._sorted is not None:
+            self._sorted.insert(self._place(at, self._sorted), at)
+        if not self._matches(at):
+            return
+        row = self._place(at, self._order)
+        if row <= self._loaded:
+            self.beginInsertRows(QModelIndex(), row, row)
+            self._order.insert(row, at)
+            self._loaded += 1
             self.endInsertRows()
         else:
-            self._rows[row] = call
-            self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+            self._order.insert(row, at)  # beyond what the view has: it comes with the next page
+
+    # --- asking ----------------------------------------------------------------------------------
 
     def row_count(self) -> int:
-        return len(self._rows)
+        return self._loaded
+
+    def call_at(self, row: int) -> CallRow:
+        return self._calls[self._order[row]]
+
+    def call_ids(self) -> list[int]:
+        """Every call in the library, shown or filtered out."""
+        return [c.id for c in self._calls]
+
+    def shown_count(self) -> int:
+        """Calls that pass the filter (the view may not have been given them all yet)."""
+        return len(self._order)
+
+    def row_of(self, call_id: int | None) -> int | None:
+        """The call's row, given to the view now if it was further down; None if filtered out."""
+        if call_id is None:
+            return None
+        at = self._at.get(call_id)
+        try:
+            row = self._order.index(at) if at is not None else None  # a scan in C: no map to keep up
+        except ValueError:
+            return None  # filtered out
+        if row is not None and row >= self._loaded:
+            self._give(row + 1)
+        return row
+
+    # --- sorting and filtering ------------------------------------------------------------------
+
+    def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:  # noqa: A003 - Qt's name
+        if (int(column), order == Qt.SortOrder.DescendingOrder) == (self._sort_column, self._descending) \
+                and self._sorted is not None:
+            return  # the view asks twice per header click (the indicator, then the sort)
+        self.beginResetModel()
+        self._sort_column = int(column)
+        self._descending = order == Qt.SortOrder.DescendingOrder
+        self._sorted = None
+        self._arrange()
+        self.endResetModel()
+
+    def set_text(self, text: str) -> None:
+        words = text.lower().split()
+        if words == self._words:
+            return
+        self.beginResetModel()
+        self._words = words
+        self._arrange()
+        self.endResetModel()
+
+    def _matches(self, at: int) -> bool:
+        hay = self._hay[at]
+        return all(w in hay for w in self._words)
+
+    def _arrange(self) -> None:
+        if self._sorted is None:
+            col, calls = self._sort_column, self._calls
+            # Plain keys (no tuples: comparing those took most of a sort); ties keep the order read.
+            keys = self._keys.get(col)
+            if keys is None:
+                keys = self._keys[col] = [sort_key(c, col) for c in calls]
+            self._sorted = sorted(self._positions, key=keys.__getitem__, reverse=self._descending)
+        positions = self._sorted
+        hay = self._hay
+        for word in self._words:  # one pass per word: each a plain comprehension, no per-row generator
+            positions = [i for i in positions if word in hay[i]]
+        self._order = positions if self._words else list(positions)
+        self._loaded = min(len(positions), PAGE)
+
+    def _place(self, at: int, order: list[int]) -> int:
+        """Where a call goes in an order of positions (binary search on the sort key)."""
+        col, calls = self._sort_column, self._calls
+        key = sort_key(calls[at], col)
+        lo, hi = 0, len(order)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            here = sort_key(calls[order[mid]], col)
+            if (here >= key) if self._descending else (here <= key):  # after its equals, as read
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
+    # --- lazy rows -------------------------------------------------------------------------------
+
+    def canFetchMore(self, parent=QModelIndex()) -> bool:  # noqa: N802
+        return not parent.isValid() and self._loaded < len(self._order)
+
+    def fetchMore(self, parent=QModelIndex()) -> None:  # noqa: N802
+        if not parent.isValid():
+            self._give(self._loaded + PAGE)
+
+    def _give(self, upto: int) -> None:
+        upto = min(upto, len(self._order))
+        if upto <= self._loaded:
+            return
+        self.beginInsertRows(QModelIndex(), self._loaded, upto - 1)
+        self._loaded = upto
+        self.endInsertRows()
+
+    # --- data ------------------------------------------------------------------------------------
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
             return None
-        call = self._rows[index.row()]
+        call = self._calls[self._order[index.row()]]
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(call, col)
-        if role == SORT_ROLE:
-            return (call.title.lower(), (call.rep or "").lower(), (call.manager or "").lower(),
-                    call.recorded_at or "", call.duration_ms, call.transcript_status, call.moment_count)[col]
         if role == CALL_ID_ROLE:
             return call.id
+        if role == SORT_ROLE:
+            return sort_key(call, col)
         if role == Qt.ItemDataRole.ToolTipRole and col == 0:
             return call.media_path or "known by its hash only (no media file on this computer)"
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (4, 6):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return _RIGHT
         return None
 
     @staticmethod
@@ -91,32 +260,4 @@ class LibraryModel(RowTableModel):
         return str(call.moment_count)
 
 
-class LibraryFilter(QSortFilterProxyModel):
-    """Filters on title, rep and manager together; every word typed must appear."""
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self._words: list[str] = []
-        self.setSortRole(SORT_ROLE)
-        self.setDynamicSortFilter(True)
-
-    def set_text(self, text: str) -> None:
-        words = text.lower().split()
-        if hasattr(self, "beginFilterChange"):  # Qt 6.10+, where invalidateRowsFilter() is deprecated
-            self.beginFilterChange()
-            self._words = words
-            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
-        else:
-            self._words = words
-            self.invalidateRowsFilter()
-
-    def filterAcceptsRow(self, source_row, source_parent) -> bool:  # noqa: N802
-        if not self._words:
-            return True
-        call = self.sourceModel().call_at(source_row)
-        haystack = " ".join(filter(None, (call.title, call.rep, call.manager, call.recorded_at,
-                                          call.source))).lower()
-        return all(word in haystack for word in self._words)
-
-
-__all__ = ["CALL_ID_ROLE", "COLUMNS", "LibraryFilter", "LibraryModel", "format_ms", "short_duration"]
+__all__ = ["CALL_ID_ROLE", "COLUMNS", "LibraryModel", "format_ms", "short_duration"]

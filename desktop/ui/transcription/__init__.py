@@ -22,5 +22,8 @@ def install_transcription(window, *, cpu_threads: int = 0) -> TranscriptionContr
 
     controller = TranscriptionController(window, cpu_threads=cpu_threads)
     window.transcription = controller
+    from desktop.ui.transcription.queue_actions import install_queue_actions
+
+    install_queue_actions(controller)
     window.registry.adopt(TRANSCRIPTION, controller)  # made here or by its first command: one owner
     return controller

@@ -51,7 +51,13 @@ class TranscriptionController(QObject):
                 ActionId.CANCEL_TRANSCRIPTION: self.cancel_open_call, ActionId.SEARCH_LIBRARY: self.open_search,
                 ActionId.EDIT_LINE: self.edit_line, ActionId.SPEAKERS: self.edit_speakers,
                 ActionId.TRANSCRIPT_VERSIONS: self.show_versions, ActionId.IMPORT_TRANSCRIPT: self.choose_import,
-                ActionId.EXPORT_TRANSCRIPT: self.choose_export, ActionId.TRANSCRIPTION_SETTINGS: self.edit_settings}
+                ActionId.EXPORT_TRANSCRIPT: self.choose_export, ActionId.TRANSCRIPTION_SETTINGS: self.edit_settings,
+                ActionId.PAUSE_TRANSCRIPTION: self.toggle_pause}
+
+    def toggle_pause(self) -> None:
+        from desktop.ui.transcription.queue_actions import toggle_pause
+
+        toggle_pause(self)
 
     def _wire(self) -> None:
         q, w = self.queue, self.window
@@ -150,7 +156,10 @@ class TranscriptionController(QObject):
         if at is None:
             return
         if entry is None:
-            model.update_call(call_service.get_call(self.store, call_id))
+            row = call_service.get_call(self.store, call_id)
+            if self.queue.failed_reason(call_id) is not None:
+                row = replace(row, transcript_status="failed")  # the reason is in `callmark transcription queue`
+            model.update_call(row)
         else:
             model.update_call(replace(model.call_at(at), transcript_status=entry.status_text()))
 
@@ -191,13 +200,14 @@ class TranscriptionController(QObject):
     # --- commands ---------------------------------------------------------------------------------
 
     def transcribe(self, call_ids) -> int:
-        return sum(1 for cid in call_ids if self.queue.add(cid))
+        return self.queue.add_many(call_ids)
 
     def transcribe_open_call(self) -> None:
         if self.call is None:
             self.window.show_message("Open a call to transcribe it.")
             return
-        if not self.queue.add(self.call.id):
+        # Ahead of a folder's calls waiting in the queue: the coach is looking at this one.
+        if not self.queue.add(self.call.id, priority=1):
             self.window.show_message("This call is already being transcribed.")
 
     def transcribe_all(self) -> None:

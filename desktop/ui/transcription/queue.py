@@ -1,4 +1,4 @@
-"""Transcription in the GUI: a worker thread per run turns job events into signals; a queue runs calls in turn.
+"""Transcription in the GUI: a worker thread per run turns job events into signals; the store's queue runs calls in turn.
 
 The child process does the work (desktop.transcription.runner); the thread here
 only reads its messages, so the coach keeps working. Workers never touch
@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QObject, QThread, Signal
+from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
 from desktop.errors import CallmarkError
 from desktop.services import transcription as service
+from desktop.services import transcription_queue as queue_service
 from desktop.services.transcripts import SegmentRow
 from desktop.transcription.progress import format_eta
 from desktop.transcription.runner import Cancelled, Failed, Progress, SegmentDecoded, Started
@@ -70,7 +71,7 @@ class QueuedCall:
     segments: list[SegmentRow] = field(default_factory=list)  # streamed so far (a preview, never saved)
 
     def status_text(self) -> str:
-        """What the library's transcript column shows: `42% · 0:12 left`."""
+        """What the library's transcript column shows: `queued` or `42% · 0:12 left`."""
         if not self.running:
             return "queued"
         left = f" · {format_eta(self.eta_s)} left" if self.eta_s is not None else ""
@@ -78,7 +79,14 @@ class QueuedCall:
 
 
 class TranscriptionQueue(QObject):
-    """Calls transcribed one after another. Planning (model, file checks) happens when a call's turn comes."""
+    """The store's transcription queue (desktop.services.transcription_queue), worked through by this window.
+
+    The queue itself is rows in the store, so it outlives the window: closing it, a crash or a killed
+    process leaves the waiting calls waiting, and the call being transcribed starts again next time.
+    This object runs one call at a time in a worker thread (one Whisper child), keeps the running
+    call's progress and streamed lines in memory, and looks at the store every second for what a
+    `callmark transcription ...` command changed meanwhile (calls queued, cancelled, a pause).
+    """
 
     changed = Signal(int)  # a call's place or progress changed (see `entry`)
     segment_decoded = Signal(int, object)  # call id, SegmentRow
@@ -86,81 +94,147 @@ class TranscriptionQueue(QObject):
     call_saved = Signal(int, int)  # call id, transcript id
     call_cancelled = Signal(int)
     call_failed = Signal(int, str)
+    paused_changed = Signal(bool)
     idle = Signal()
+
+    POLL_MS = 1000
 
     def __init__(self, store, parent: QObject | None = None, *, cpu_threads: int = 0):
         super().__init__(parent)
         self.store = store
         self.cpu_threads = cpu_threads
-        self._entries: dict[int, QueuedCall] = {}
-        self._order: list[int] = []
+        self._running: QueuedCall | None = None  # the call this window is transcribing now
         self._worker: TranscriptionWorker | None = None
         self._finished_workers: list[TranscriptionWorker] = []
+        self._states: dict[int, str] = {}
+        self._paused = queue_service.is_paused(store)
+        self._closing = False
+        self._timer = QTimer(self)
+        self._timer.setInterval(self.POLL_MS)
+        self._timer.timeout.connect(self.sync)
+        self._timer.start()
+        QTimer.singleShot(0, self, self.sync)  # what a previous run left queued starts now
 
     # --- asking -------------------------------------------------------------------------------
 
     def entry(self, call_id: int) -> QueuedCall | None:
-        return self._entries.get(call_id)
+        """The call's place: running here (with progress), waiting, or None (not queued, or failed)."""
+        if self._running is not None and self._running.call_id == call_id:
+            return self._running
+        state = self._states.get(call_id)
+        if state is None or state == queue_service.FAILED:
+            return None
+        return QueuedCall(call_id, running=False)  # waiting, or running in another Callmark
+
+    def failed_reason(self, call_id: int) -> str | None:
+        found = queue_service.entry(self.store, call_id)
+        return found.error if found is not None and found.state == queue_service.FAILED else None
 
     def pending(self) -> list[int]:
-        return list(self._order)
+        """Running and waiting calls, in the order they go."""
+        return [e.call_id for e in queue_service.entries(self.store) if e.state != queue_service.FAILED]
 
     @property
     def running_call(self) -> int | None:
         return self._worker.call_id if self._worker is not None else None
 
+    @property
+    def paused(self) -> bool:
+        return self._paused
+
     def is_busy(self) -> bool:
-        return bool(self._order)
+        return bool(self.pending())
 
     # --- telling --------------------------------------------------------------------------------
 
-    def add(self, call_id: int) -> bool:
+    def add(self, call_id: int, *, priority: int = 0) -> bool:
         """Queue a call (a call already queued stays where it is). False if it was already there."""
         call_id = int(call_id)
-        if call_id in self._entries:
-            return False
-        self._entries[call_id] = QueuedCall(call_id)
-        self._order.append(call_id)
-        self.changed.emit(call_id)
-        self._next()
-        return True
+        added = bool(queue_service.enqueue(self.store, [call_id], priority=priority))
+        self.sync()
+        return added
+
+    def add_many(self, call_ids, *, priority: int = 0) -> int:
+        added = queue_service.enqueue(self.store, list(call_ids), priority=priority)
+        self.sync()
+        return len(added)
 
     def cancel(self, call_id: int) -> None:
         """Stop a running call at once (its child is killed), or take a waiting one off the queue."""
+        queue_service.cancel(self.store, call_id)
         if self._worker is not None and self._worker.call_id == call_id:
-            self._worker.cancel()
+            self._worker.cancel()  # the thread then says cancelled
             return
-        if call_id in self._entries:
-            self._drop(call_id)
-            self.call_cancelled.emit(call_id)
-            self._next()
+        self.call_cancelled.emit(call_id)
+        self.sync()
 
     def cancel_all(self) -> None:
-        for call_id in [c for c in self._order if c != self.running_call]:
-            self._drop(call_id)
+        """Empty the queue; the running call is stopped and nothing of it kept."""
+        gone = [c for c in self._states if c != self.running_call]
+        queue_service.clear(self.store)
+        for call_id in gone:
             self.call_cancelled.emit(call_id)
         if self._worker is not None:
             self._worker.cancel()
+        self.sync()
+
+    def pause(self) -> None:
+        """Stop transcribing now; the call being transcribed starts again on resume."""
+        queue_service.set_paused(self.store, True)
+        self.sync()
+
+    def resume(self) -> None:
+        queue_service.set_paused(self.store, False)
+        self.sync()
 
     def shutdown(self, wait_ms: int = 5000) -> None:
-        """On closing the window: kill the child and wait for the thread (nothing is saved)."""
-        self.cancel_all()
+        """On closing the window: kill the child and wait for the thread. The queue stays in the store;
+        the call that was running waits at its place to start again."""
+        self._closing = True
+        self._timer.stop()
+        if self._worker is not None:
+            self._worker.cancel()
         for worker in [self._worker, *self._finished_workers]:
             if worker is not None:
                 worker.wait(wait_ms)
+        if self._running is not None:
+            queue_service.release(self.store, self._running.call_id)
 
     # --- running --------------------------------------------------------------------------------
 
+    def sync(self) -> None:
+        """Catch up with the store: stop a call no longer wanted, start the next, tell what changed."""
+        if self._closing:
+            return
+        paused = queue_service.is_paused(self.store)
+        if paused != self._paused:
+            self._paused = paused
+            self.paused_changed.emit(paused)
+        if self._worker is not None and not queue_service.still_wanted(self.store, self._worker.call_id):
+            self._worker.cancel()  # cancelled, cleared or paused from elsewhere
+        self._refresh_states()
+        self._next()
+
+    def _refresh_states(self) -> None:
+        states = queue_service.states(self.store)
+        changed = {c for c in states.keys() | self._states.keys() if states.get(c) != self._states.get(c)}
+        self._states = states
+        for call_id in sorted(changed):
+            self.changed.emit(call_id)
+
     def _next(self) -> None:
-        if self._worker is not None or not self._order:
-            if not self._order:
+        if self._worker is not None or self._closing:
+            return
+        call_id = queue_service.claim_next(self.store)
+        if call_id is None:
+            if not any(s == queue_service.WAITING for s in self._states.values()) or self._paused:
                 self.idle.emit()
             return
-        call_id = self._order[0]
         try:
             plan = service.plan_for_call(self.store, call_id, cpu_threads=self.cpu_threads)
         except (CallmarkError, OSError) as exc:  # ModelNotFoundError, a missing file: one line, then go on
-            self._drop(call_id)
+            queue_service.finish(self.store, call_id, error=str(exc))
+            self._refresh_states()
             self.call_failed.emit(call_id, str(exc))
             self._next()
             return
@@ -172,49 +246,56 @@ class TranscriptionQueue(QObject):
         worker.failed.connect(self._on_failed)
         worker.finished.connect(lambda w=worker: self._reap(w))
         self._worker = worker
-        entry = self._entries[call_id]
-        entry.running = True
+        self._running = QueuedCall(call_id, running=True)
+        self._refresh_states()
         self.call_started.emit(call_id)
         self.changed.emit(call_id)
         worker.start()
 
     def _on_segment(self, call_id: int, row: SegmentRow) -> None:
-        entry = self._entries.get(call_id)
-        if entry is not None:
-            entry.segments.append(row)
+        if self._running is not None and self._running.call_id == call_id:
+            self._running.segments.append(row)
             self.segment_decoded.emit(call_id, row)
 
     def _on_progress(self, call_id: int, fraction: float, eta_s) -> None:
-        entry = self._entries.get(call_id)
-        if entry is not None:
-            entry.fraction, entry.eta_s = fraction, eta_s
+        if self._running is not None and self._running.call_id == call_id:
+            self._running.fraction, self._running.eta_s = fraction, eta_s
             self.changed.emit(call_id)
 
     def _on_saved(self, call_id: int, transcript_id: int) -> None:
+        queue_service.finish(self.store, call_id)
         self._end(call_id)
         self.call_saved.emit(call_id, transcript_id)
-        self._next()
+        self._after()
 
     def _on_cancelled(self, call_id: int) -> None:
         self._end(call_id)
-        self.call_cancelled.emit(call_id)
-        self._next()
+        if queue_service.entry(self.store, call_id) is not None:
+            if not self._closing:
+                queue_service.release(self.store, call_id)  # paused: it starts again on resume
+            self._refresh_states()
+            self.changed.emit(call_id)
+        else:
+            self.call_cancelled.emit(call_id)
+        self._after()
 
     def _on_failed(self, call_id: int, message: str) -> None:
+        queue_service.finish(self.store, call_id, error=message)
         self._end(call_id)
         self.call_failed.emit(call_id, message)
-        self._next()
+        self._after()
+
+    def _after(self) -> None:
+        if not self._closing:
+            self.sync()
 
     def _end(self, call_id: int) -> None:
         if self._worker is not None and self._worker.call_id == call_id:
             self._finished_workers.append(self._worker)
             self._worker = None
-        self._drop(call_id)
-
-    def _drop(self, call_id: int) -> None:
-        self._entries.pop(call_id, None)
-        if call_id in self._order:
-            self._order.remove(call_id)
+        if self._running is not None and self._running.call_id == call_id:
+            self._running = None
+        self._refresh_states()
         self.changed.emit(call_id)
 
     def _reap(self, worker: TranscriptionWorker) -> None:

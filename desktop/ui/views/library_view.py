@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QLineEdit, QTableView, QVBoxLayout, QWidget
 
-from desktop.ui.models.library_model import CALL_ID_ROLE, LibraryFilter, LibraryModel
+from desktop.ui.models.library_model import CALL_ID_ROLE, LibraryModel
 from desktop.ui.style import label_look, table_look
 
 
@@ -16,8 +16,8 @@ class LibraryView(QWidget):
         super().__init__(parent)
         self.setObjectName("library")
         self.model = model
-        self.proxy = LibraryFilter(self)
-        self.proxy.setSourceModel(model)
+        self.proxy = model  # the model sorts and filters itself (desktop.ui.models.library_model)
+        self._chosen: int | None = None  # the call selected, kept through filtering and sorting
         self.title = label_look(QLabel("Calls"), "panelTitle")
         self.filter = QLineEdit()
         self.filter.setObjectName("libraryFilter")
@@ -33,6 +33,7 @@ class LibraryView(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)  # uniform rows
         self.table.verticalHeader().setDefaultSectionSize(24)
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
@@ -47,21 +48,32 @@ class LibraryView(QWidget):
         layout.addWidget(self.title)
         layout.addWidget(self.filter)
         layout.addWidget(self.table, 1)
-        self.filter.textChanged.connect(self.proxy.set_text)
+        self.filter.textChanged.connect(self._on_filter_text_changed)
         self.filter.returnPressed.connect(self._choose_first)
         self.table.activated.connect(self._on_activated)
         model.modelReset.connect(self._update_title)
+        model.modelReset.connect(self._reselect)
         model.rowsInserted.connect(self._update_title)
 
     def select_call(self, call_id: int | None) -> None:
+        self._chosen = call_id
         row = self.model.row_of(call_id) if call_id is not None else None
         if row is None:
             self.table.clearSelection()
             return
-        index = self.proxy.mapFromSource(self.model.index(row, 0))
+        index = self.model.index(row, 0)
         if index.isValid():
             self.table.selectRow(index.row())
             self.table.scrollTo(index)
+
+    def _on_filter_text_changed(self, text: str) -> None:
+        self.model.set_text(text)
+
+    def _reselect(self) -> None:
+        if self._chosen is not None:
+            chosen = self._chosen
+            self.select_call(chosen)
+            self._chosen = chosen
 
     def focus_filter(self) -> None:
         self.filter.setFocus(Qt.FocusReason.ShortcutFocusReason)
@@ -75,5 +87,4 @@ class LibraryView(QWidget):
             self.call_chosen.emit(self.proxy.index(0, 0).data(CALL_ID_ROLE))
 
     def _update_title(self, *_args) -> None:
-        n = self.model.rowCount()
-        self.title.setText(f"Calls · {n}")
+        self.title.setText(f"Calls · {self.model.shown_count()}")

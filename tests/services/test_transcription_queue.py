@@ -1,0 +1,84 @@
+"""The transcription queue in the store: order, priority, pause, one running call, recovery from a dead process."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from db.store import open_store
+from desktop import paths
+from desktop.errors import NotFound
+from desktop.services import calls
+from desktop.services import transcription_queue as q
+from tests.conftest import make_tone
+
+
+@pytest.fixture
+def three(store, tmp_path) -> list[int]:
+    return [calls.add_call(store, make_tone(tmp_path / f"c{i}.wav", seconds=1 + i))[0].id for i in range(3)]
+
+
+def test_calls_run_by_priority_then_order_one_at_a_time(store, three):
+    a, b, c = three
+    assert q.enqueue(store, [a, b]) == [a, b]
+    assert q.enqueue(store, [c], priority=5) == [c]
+    assert q.enqueue(store, [a]) == []  # already waiting: keeps its place
+    assert [e.call_id for e in q.entries(store)] == [c, a, b]
+    q.move_to_front(store, b)
+    assert [e.call_id for e in q.entries(store)] == [c, b, a]
+
+    assert q.claim_next(store) == c
+    assert q.claim_next(store) is None  # one call at a time
+    assert q.entry(store, c).state == "running" and q.entry(store, c).attempts == 1
+    q.finish(store, c)
+    assert q.entry(store, c) is None  # done calls leave the queue
+    assert q.claim_next(store) == b
+    q.finish(store, b, error="b.wav: cannot decode the recording")
+    assert q.entry(store, b).state == "failed" and "cannot decode" in q.entry(store, b).error
+    assert [e.call_id for e in q.entries(store)] == [a, b]  # failed ones last
+    assert q.enqueue(store, [b]) == [b] and q.entry(store, b).state == "waiting"
+
+
+def test_pause_holds_the_queue_and_resume_lets_it_go(store, three):
+    q.enqueue(store, three)
+    q.set_paused(store, True)
+    assert q.is_paused(store) and q.claim_next(store) is None
+    q.set_paused(store, False)
+    assert q.claim_next(store) == three[0]
+    assert not q.still_wanted(store, three[1])
+    assert q.still_wanted(store, three[0])
+    q.set_paused(store, True)
+    assert not q.still_wanted(store, three[0])  # the runner stops its child
+
+
+def test_cancel_and_clear(store, three):
+    q.enqueue(store, three)
+    assert q.cancel(store, three[1]) and not q.cancel(store, three[1])
+    assert [e.call_id for e in q.entries(store)] == [three[0], three[2]]
+    assert q.clear(store) == 2 and q.entries(store) == []
+    with pytest.raises(NotFound, match="call 999"):
+        q.enqueue(store, [three[0], 999])
+    assert q.entries(store) == []  # nothing written for the good one either
+
+
+def test_a_call_left_running_by_a_dead_process_starts_again(store, three):
+    q.enqueue(store, three)
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    assert q.claim_next(store, owner_pid=gone.pid) == three[0]
+    assert q.entry(store, three[0]).owner_pid == gone.pid
+    assert q.claim_next(store) == three[0]  # the dead owner's call, claimed again from the start
+    assert q.entry(store, three[0]).attempts == 2
+
+
+def test_the_queue_outlives_the_store_being_closed(store, three, isolated_home):
+    q.enqueue(store, three[:2], priority=1)
+    q.set_paused(store, True)
+    store.close()
+    again = open_store(paths.store_path(paths.data_home(isolated_home)))
+    try:
+        assert [e.call_id for e in q.entries(again)] == three[:2] and q.is_paused(again)
+    finally:
+        again.close()
