@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import REPO
 from tests.detection_eval.run import evaluate, summary
 
@@ -65,3 +67,17 @@ def test_a_folder_without_truth_is_refused_by_name(tmp_path):
     out = subprocess.run([sys.executable, "-m", "tests.detection_eval", str(tmp_path)], cwd=REPO,
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 1 and "lonely.truth.json: missing" in out.stderr
+
+
+@pytest.mark.parametrize("name", ["blind", "after"])
+def test_the_sets_never_tuned_on_are_measured_and_do_not_fall_back(name):
+    """`blind` was labelled by a coach from the method's text before the rules existed; `after` by another,
+    after them; neither was ever looked at while writing the rules. Their figures are reported in the issue
+    (the goals are not met on them yet); these floors only catch a rule change that makes them worse."""
+    folder = Path(__file__).parent / name
+    assert len(list(folder.glob("*.vtt"))) >= 20
+    out = subprocess.run([sys.executable, "-m", "tests.detection_eval", str(folder), "--json"], cwd=REPO,
+                         capture_output=True, text=True, timeout=300, check=True)
+    a, b = json.loads(out.stdout)["groups"]["A"], json.loads(out.stdout)["groups"]["B"]
+    assert a["precision"] >= 0.80 and a["recall"] >= 0.75
+    assert b["precision"] >= 0.45 and b["recall"] >= 0.40
