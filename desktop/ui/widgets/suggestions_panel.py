@@ -96,6 +96,6 @@ class SuggestionsPanel(QWidget):
         open_ = sum(1 for s in self.model.all() if s.verdict is None)
         why = getattr(self, "_why", None)
         if total:
-            self.title.setText(f"Suggestions · {open_} to review of {total}")
+            self.title.setText(f"Suggestions · {open_} open of {total}")
         else:
             self.title.setText(f"Suggestions — none: {why}" if why else "Suggestions — none on this call")
