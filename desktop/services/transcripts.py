@@ -120,15 +120,20 @@ def _editable(session: Session, call_id: int) -> Transcript:
     return copy
 
 
+def _line(session: Session, transcript: Transcript, call_id: int, start_ms: int) -> Segment:
+    """The transcript's line that starts at ``start_ms`` (lines are found by start, stable across versions)."""
+    seg = session.scalar(select(Segment).where(Segment.transcript_id == transcript.id,
+                                               Segment.start_ms == start_ms).limit(1))
+    if seg is None:
+        raise NotFound(f"call {call_id}: no transcript line starts at {start_ms} ms")
+    return seg
+
+
 def edit_segment(store: Store, call_id: int, start_ms: int, *, text: str | None = None,
                  speaker: str | None = None) -> TranscriptRow:
     """Fix one line's text or speaker (the line is found by its start time, stable across versions)."""
     with store.write() as session:
-        transcript = _editable(session, call_id)
-        seg = session.scalar(select(Segment).where(Segment.transcript_id == transcript.id,
-                                                   Segment.start_ms == start_ms).limit(1))
-        if seg is None:
-            raise NotFound(f"call {call_id}: no transcript line starts at {start_ms} ms")
+        seg = _line(session, _editable(session, call_id), call_id, start_ms)
         if text is not None:
             seg.text = text
             if seg.words:
@@ -144,11 +149,7 @@ def edit_line(store: Store, call_id: int, start_ms: int, *, text: str | None = N
               speaker: str | None = None) -> Change:
     """Fix one line (``edit_segment``) as a coach edit; undo puts back its words, speaker and word times."""
     with store.read() as session:
-        transcript = _editable(session, call_id)
-        seg = session.scalar(select(Segment).where(Segment.transcript_id == transcript.id,
-                                                   Segment.start_ms == start_ms).limit(1))
-        if seg is None:
-            raise NotFound(f"call {call_id}: no transcript line starts at {start_ms} ms")
+        seg = _line(session, _editable(session, call_id), call_id, start_ms)
         before = (seg.text, seg.speaker, seg.words)
     edit_segment(store, call_id, start_ms, text=text, speaker=speaker)
     return _line_change(call_id, start_ms, before)
@@ -162,15 +163,12 @@ def _line_change(call_id: int, start_ms: int, before: tuple) -> Change:
 def _put_line(store: Store, call_id: int, start_ms: int, values: tuple) -> Change:
     text, speaker, words = values
     with store.write() as session:
-        transcript = _editable(session, call_id)
-        seg = session.scalar(select(Segment).where(Segment.transcript_id == transcript.id,
-                                                   Segment.start_ms == start_ms).limit(1))
-        if seg is None:
-            raise NotFound(f"call {call_id}: no transcript line starts at {start_ms} ms")
+        seg = _line(session, _editable(session, call_id), call_id, start_ms)
         now = (seg.text, seg.speaker, seg.words)
         seg.text, seg.speaker, seg.words = text, speaker, words
         if speaker is not None:
             _speaker(session, call_id, speaker)
+    suggestions_changed(store, call_id)
     return _line_change(call_id, start_ms, now)
 
 
