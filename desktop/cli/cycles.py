@@ -51,6 +51,13 @@ def register(sub, common) -> None:
     attach.add_argument("item", type=int, metavar="ITEM_ID")
     attach.set_defaults(handler=_attach)
 
+    base = inner.add_parser("baseline", parents=[common],
+                            help="each pattern across the calls of the cycle's baseline (or its coaching weeks)")
+    base.add_argument("cycle", type=int)
+    base.add_argument("--window", choices=("baseline", "coaching"), default="baseline",
+                      help="days 1-15 (default), or the coaching weeks, days 31-75, to compare")
+    base.add_argument("--json", action="store_true")
+    base.set_defaults(handler=_baseline)
     ses = inner.add_parser("sessions", parents=[common], help="a cycle's sessions")
     ses.add_argument("cycle", type=int, metavar="CYCLE_ID")
     ses.add_argument("--json", action="store_true")
@@ -206,3 +213,11 @@ def _review(args, ctx) -> int:
     else:
         print(f"{proposal.decision or 'wait'}: {proposal.reason}")
     return 0
+
+
+def _baseline(args, ctx) -> int:
+    from desktop.services.coaching_queue import baseline
+
+    rows = baseline(ctx.store, args.cycle, window=args.window)
+    return print_rows(args, rows, lambda p: f"{p.pattern:<22} {p.calls:>3} calls {p.count:>4} times  "
+                                            f"{', '.join(sorted(p.reps)) or '-'}")
