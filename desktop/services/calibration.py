@@ -25,13 +25,14 @@ from typing import Any
 
 from sqlalchemy import select
 
-from db.models import Calibration, Call, CoachingItem, Moment, Person
 from db.base import utcnow
+from db.models import Calibration, Call, CoachingItem, Moment, Person
 from db.store import Store
-from desktop.core.calibration import DEFAULT_TOLERANCE_MS, CalibrationError, CalMoment, CalibrationResult, match
+from desktop.core.calibration import DEFAULT_TOLERANCE_MS, CalibrationError, CalibrationResult, CalMoment, match
 from desktop.core.enums import BehaviorChange, ItemStatus, MomentKind, PracticeKind, Role
 from desktop.errors import CallmarkError, NotFound
 from desktop.exchange import record as rec
+from desktop.services.lookup import one
 from desktop.services.people import local_coach, local_coach_person
 from desktop.services.records import ImportResult, import_loaded
 
@@ -351,9 +352,7 @@ def word_diff(mine: str, theirs: str) -> tuple[list[tuple[str, bool]], list[tupl
 
 
 def _call(session, call_id: int) -> Call:
-    call = session.get(Call, call_id)
-    if call is None:
-        raise NotFound(f"call {call_id}: no such call in this library")
+    call = one(session, Call, call_id)
     return call
 
 
@@ -365,9 +364,7 @@ def _coach(session, name: str) -> Person:
 
 
 def _calibration(session, calibration_id: int) -> Calibration:
-    row = session.get(Calibration, calibration_id)
-    if row is None:
-        raise NotFound(f"calibration {calibration_id}: no such calibration")
+    row = one(session, Calibration, calibration_id)
     return row
 
 

@@ -13,6 +13,7 @@ from db.store import Store
 from desktop.core.enums import CallSource, Role
 from desktop.errors import CallmarkError, NotFound
 from desktop.services.changes import CALLS, ITEMS, Change, change
+from desktop.services.lookup import one
 from desktop.services.people import person
 from desktop.services.rows import CallRow, get_call, list_calls  # noqa: F401 - read with plain sqlite3
 
@@ -142,9 +143,7 @@ def edit(store: Store, call_id: int, **fields) -> Change:
     if "title" in fields and not (fields["title"] or "").strip():
         raise CallmarkError(f"call {call_id}: a call needs a title")
     with store.write() as session:
-        call = session.get(Call, call_id)
-        if call is None:
-            raise NotFound(f"call {call_id}: no such call in this library")
+        call = one(session, Call, call_id)
         if "title" in fields:
             call.title = fields["title"].strip()
         if "rep" in fields:

@@ -23,6 +23,7 @@ from desktop.core.conversation import Guide, SessionRuleError, can_close_held, c
 from desktop.core.enums import ConversationModel, SessionStatus
 from desktop.errors import CallmarkError, NotFound
 from desktop.services.cycles import parse_date, today
+from desktop.services.lookup import one
 
 __all__ = ["SessionRow", "SessionNotClosed", "list_sessions", "get_session", "guide_for",
            "save_stage_note", "set_score", "close_held", "mark_missed", "reopen", "set_action_done",
@@ -90,9 +91,7 @@ def _row(s: CoachingSession, cycle: Cycle, number: int) -> SessionRow:
 
 
 def _session(session: Session, session_id: int) -> CoachingSession:
-    found = session.get(CoachingSession, session_id)
-    if found is None:
-        raise NotFound(f"session {session_id}: no such coaching session")
+    found = one(session, CoachingSession, session_id)
     return found
 
 
@@ -105,9 +104,7 @@ def _one(session: Session, found: CoachingSession) -> SessionRow:
 
 def list_sessions(store: Store, cycle_id: int) -> list[SessionRow]:
     with store.read() as session:
-        cycle = session.get(Cycle, cycle_id)
-        if cycle is None:
-            raise NotFound(f"cycle {cycle_id}: no such cycle")
+        cycle = one(session, Cycle, cycle_id)
         return _rows(session, cycle)
 
 
@@ -245,9 +242,7 @@ def set_action_done(store: Store, session_id: int, done: bool | None) -> Session
 def add_session(store: Store, cycle_id: int, planned: date | str) -> SessionRow:
     planned = parse_date(planned, "planned date")
     with store.write() as session:
-        cycle = session.get(Cycle, cycle_id)
-        if cycle is None:
-            raise NotFound(f"cycle {cycle_id}: no such cycle")
+        one(session, Cycle, cycle_id)  # a cycle that is not there: said, nothing added
         found = CoachingSession(cycle_id=cycle_id, planned_date=planned)
         session.add(found)
         session.flush()
@@ -273,9 +268,7 @@ def replan(store: Store, cycle_id: int, weekday: int | None = None, cadence_days
     """Plan again from a weekly cadence: still-planned sessions from `from_day` on are replaced."""
     from_day = from_day or today()
     with store.write() as session:
-        cycle = session.get(Cycle, cycle_id)
-        if cycle is None:
-            raise NotFound(f"cycle {cycle_id}: no such cycle")
+        cycle = one(session, Cycle, cycle_id)
         try:
             dates = method.plan_sessions(cycle.start_date, weekday, cadence_days)
         except method.CycleError as exc:

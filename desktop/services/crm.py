@@ -37,12 +37,13 @@ from desktop.core.enums import Crm
 from desktop.core.indicators import CrmCheck
 from desktop.core.next_step_check import NextStepCheck, NextStepValue, check_next_step_recorded
 from desktop.errors import CallmarkError, NotFound
-from desktop.services.changes import CRM, Change, change
 from desktop.exchange.crm_csv import CrmImportError, OpportunityRow, ParsedExport, parse_export
 from desktop.exchange.crm_headers import FIELDS, normalize_external_id
 from desktop.exchange.crm_links import LinkSuggestion, suggest_opportunities
 from desktop.exchange.crm_plan import ImportPlan, plan_import
 from desktop.exchange.crm_plan import OpportunitySnapshot as PlannedSnapshot
+from desktop.services.changes import CRM, Change, change
+from desktop.services.lookup import one
 from desktop.services.people import get_setting, set_setting
 
 #: store-side setting: field -> header the coach mapped once (e.g. a custom next-step date)
@@ -350,9 +351,7 @@ def list_opportunities(store: Store) -> list[OpportunityInfo]:
 
 
 def _call(session: Session, call_id: int) -> Call:
-    call = session.get(Call, int(call_id))
-    if call is None:
-        raise NotFound(f"call {call_id}: no such call in this library")
+    call = one(session, Call, int(call_id))
     return call
 
 
@@ -491,12 +490,8 @@ def cite_crm_evidence(store: Store, item_id: int, opportunity_id: int, field_nam
     if field_name not in CITABLE_FIELDS:
         raise CallmarkError(f"CRM field {field_name!r}: cite one of {', '.join(CITABLE_FIELDS)}")
     with store.write() as session:
-        item = session.get(CoachingItem, int(item_id))
-        if item is None:
-            raise NotFound(f"item {item_id}: no such coaching item")
-        opp = session.get(Opportunity, int(opportunity_id))
-        if opp is None:
-            raise NotFound(f"opportunity {opportunity_id}: no such opportunity in this library")
+        item = one(session, CoachingItem, int(item_id))
+        opp = one(session, Opportunity, int(opportunity_id))
         value = _field_text(opp, field_name)
         if not value:
             raise CallmarkError(f"opportunity {opp.external_id} ({opp.name}): the "

@@ -21,6 +21,7 @@ from db.store import Store
 from desktop.core import cycles as method
 from desktop.core.enums import ConversationModel, Role, SessionStatus
 from desktop.errors import CallmarkError, NotFound
+from desktop.services.lookup import one
 from desktop.services.people import local_coach_person, person
 
 __all__ = ["CycleRow", "FocusChangeRow", "PhaseInfo", "FocusLocked", "add_cycle", "get_cycle",
@@ -132,9 +133,7 @@ def _row(session: Session, cycle: Cycle, on: date | None) -> CycleRow:
 
 
 def _cycle(session: Session, cycle_id: int) -> Cycle:
-    cycle = session.get(Cycle, cycle_id)
-    if cycle is None:
-        raise NotFound(f"cycle {cycle_id}: no such cycle")
+    cycle = one(session, Cycle, cycle_id)
     return cycle
 
 
@@ -289,9 +288,7 @@ def attach_item(store: Store, cycle_id: int, item_id: int) -> CycleRow:
     """The coaching item worked on in this cycle (its observations and reviews belong here)."""
     with store.write() as session:
         cycle = _cycle(session, cycle_id)
-        item = session.get(CoachingItem, item_id)
-        if item is None:
-            raise NotFound(f"item {item_id}: no such coaching item")
+        item = one(session, CoachingItem, item_id)
         if item.manager_id not in (None, cycle.manager_id):
             raise CallmarkError(f"item {item_id} is for another manager than cycle {cycle_id}")
         item.cycle_id = cycle.id

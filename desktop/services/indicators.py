@@ -33,9 +33,9 @@ from desktop.core.enums import SessionStatus
 from desktop.core.quality import QualityCheck, review_item
 from desktop.core.review_rule import Observation as MethodObservation
 from desktop.core.review_rule import Proposal
-from desktop.errors import NotFound
 from desktop.services import items as item_service
 from desktop.services.cycles import CycleRow, cycle_items, get_cycle, resolve_cycle, today
+from desktop.services.lookup import one
 
 __all__ = ["ItemQuality", "IndicatorReport", "inputs_for", "report", "crm_checks_for"]
 
@@ -104,9 +104,7 @@ def inputs_for(store: Store, cycle_id: int) -> tuple[core.IndicatorInputs, list[
     """The cycle's rows as desktop.core.indicators reads them (see the module doc)."""
     cycle_row = get_cycle(store, cycle_id)
     with store.read() as session:
-        cycle = session.get(Cycle, cycle_id)
-        if cycle is None:
-            raise NotFound(f"cycle {cycle_id}: no such cycle")
+        cycle = one(session, Cycle, cycle_id)
         sessions = list(session.scalars(select(CoachingSession).where(CoachingSession.cycle_id == cycle_id)))
         item_ids = [i.id for i in cycle_items(session, cycle)]
         obs = list(session.scalars(select(Observation).where(

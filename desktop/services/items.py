@@ -23,7 +23,11 @@ from db.models import Call, CoachingItem, ItemEvidence, Moment, Person
 from db.store import Store
 from desktop.core.behaviors import library
 from desktop.core.enums import (
-    QUALIFICATION_GAPS, BehaviorChange, ItemStatus, PracticeKind, Role,
+    QUALIFICATION_GAPS,
+    BehaviorChange,
+    ItemStatus,
+    PracticeKind,
+    Role,
 )
 from desktop.core.review_rule import ContinueAfter, ReviewRuleError
 from desktop.core.specificity import Finding, ItemDraft, check_item
@@ -32,6 +36,7 @@ from desktop.errors import CallmarkError, NotFound
 from desktop.services.changes import ITEMS, Change, change
 from desktop.services.item_rows import CitedMoment, EvidenceRow, ItemRow, item_row
 from desktop.services.item_split import split_behavior, split_text
+from desktop.services.lookup import one
 from desktop.services.people import local_coach_person, person
 
 __all__ = [
@@ -50,9 +55,7 @@ EVIDENCE_KINDS = ("crm", "note")
 
 
 def _item(session: Session, item_id: int) -> CoachingItem:
-    item = session.get(CoachingItem, item_id)
-    if item is None:
-        raise NotFound(f"item {item_id}: no such coaching item")
+    item = one(session, CoachingItem, item_id)
     return item
 
 
@@ -105,9 +108,7 @@ def list_items(store: Store, manager: str | None = None, *, status: str | None =
 def item_for_moment(store: Store, moment_id: int) -> ItemRow | None:
     """The item a moment feeds, if any."""
     with store.read() as session:
-        moment = session.get(Moment, moment_id)
-        if moment is None:
-            raise NotFound(f"moment {moment_id}: no such moment")
+        moment = one(session, Moment, moment_id)
         return item_row(moment.item) if moment.item is not None else None
 
 
@@ -129,9 +130,7 @@ def behavior_library(store: Store) -> list[str]:
 
 
 def _free_moment(session: Session, moment_id: int, *, allow_item: int | None = None) -> Moment:
-    moment = session.get(Moment, moment_id)
-    if moment is None:
-        raise NotFound(f"moment {moment_id}: no such moment")
+    moment = one(session, Moment, moment_id)
     if moment.item_id is not None and moment.item_id != allow_item:
         other = moment.item
         about = f" (“{_short(other.behavior_text)}”)" if other and other.behavior_text.strip() else ""
@@ -408,7 +407,5 @@ def findings(item: ItemRow) -> list[Finding]:
 
 def call_manager(store: Store, call_id: int) -> str | None:
     with store.read() as session:
-        call = session.get(Call, call_id)
-        if call is None:
-            raise NotFound(f"call {call_id}: no such call in this library")
+        call = one(session, Call, call_id)
         return call.manager.name if call.manager else None

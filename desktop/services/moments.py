@@ -9,10 +9,11 @@ from __future__ import annotations
 from db.models import Call, Moment
 from db.store import Store
 from desktop.core.enums import MomentKind
-from desktop.errors import CallmarkError, NotFound
 from desktop.core.timefmt import format_ms
+from desktop.errors import CallmarkError
 from desktop.services import transcripts
 from desktop.services.changes import ITEMS, MOMENTS, Change, change
+from desktop.services.lookup import one
 from desktop.services.people import local_coach_person
 from desktop.services.rows import DEFAULT_SPAN_MS, MomentRow, list_moments  # noqa: F401 - plain sqlite3
 from desktop.services.rows import stamp as _stamp
@@ -41,9 +42,7 @@ def add_moment(
     """Mark a moment. Without an end it spans DEFAULT_SPAN_MS (clipped to the recording)."""
     start_ms = int(start_ms)
     with store.read() as session:
-        call = session.get(Call, call_id)
-        if call is None:
-            raise NotFound(f"call {call_id}: no such call in this library")
+        call = one(session, Call, call_id)
         duration = call.duration_ms
     if end_ms is None:
         end_ms = start_ms + DEFAULT_SPAN_MS
@@ -63,9 +62,7 @@ def add_moment(
 def new_moment(session, call_id: int, start_ms: int, end_ms: int, *, kind: MomentKind | str, note: str | None,
                quote: str | None, speaker: str | None) -> Moment:
     """Write one moment inside the caller's transaction (with what else must land with it)."""
-    call = session.get(Call, call_id)
-    if call is None:
-        raise NotFound(f"call {call_id}: no such call in this library")
+    call = one(session, Call, call_id)
     _check_span(call, start_ms, end_ms)
     moment = Moment(call_id=call_id, start_ms=start_ms, end_ms=end_ms, kind=MomentKind(kind),
                     speaker=speaker, quote=quote or "", note=note, coach=local_coach_person(session))
@@ -80,9 +77,7 @@ def moment_row(moment: Moment) -> MomentRow:
 
 def get_moment(store: Store, moment_id: int) -> MomentRow:
     with store.read() as session:
-        moment = session.get(Moment, moment_id)
-        if moment is None:
-            raise NotFound(f"moment {moment_id}: no such moment")
+        moment = one(session, Moment, moment_id)
         return _row(moment)
 
 
@@ -94,9 +89,7 @@ def update_moment(store: Store, moment_id: int, **changes) -> MomentRow:
     if unknown:
         raise ValueError(f"not editable on a moment: {', '.join(sorted(unknown))}")
     with store.write() as session:
-        moment = session.get(Moment, moment_id)
-        if moment is None:
-            raise NotFound(f"moment {moment_id}: no such moment")
+        moment = one(session, Moment, moment_id)
         start = int(changes.get("start_ms", moment.start_ms))
         end = int(changes.get("end_ms", moment.end_ms))
         _check_span(moment.call, start, end)
@@ -117,9 +110,7 @@ def requote(store: Store, moment_id: int) -> MomentRow:
 def delete_moment(store: Store, moment_id: int) -> dict:
     """Delete and return everything needed to restore it exactly (for undo)."""
     with store.write() as session:
-        moment = session.get(Moment, moment_id)
-        if moment is None:
-            raise NotFound(f"moment {moment_id}: no such moment")
+        moment = one(session, Moment, moment_id)
         saved = {c.key: getattr(moment, c.key) for c in Moment.__table__.columns}
         session.delete(moment)
         return saved

@@ -28,6 +28,7 @@ from desktop.core import review_rule
 from desktop.core.enums import ObservationSource, ReviewDecision, Seen
 from desktop.errors import CallmarkError, NotFound
 from desktop.services.cycles import parse_date, today
+from desktop.services.lookup import one
 
 __all__ = ["ObservationRow", "ReviewRow", "Comparison", "record", "fill", "delete",
            "check_next_two_recordings", "list_observations", "propose_review", "record_review",
@@ -123,9 +124,7 @@ def _cycle_of(session: Session, item: CoachingItem | None, cycle_id: int | None)
 
 def _link(session: Session, obs: Observation, call_id: int | None, moment_id: int | None) -> None:
     if moment_id is not None:
-        moment = session.get(Moment, moment_id)
-        if moment is None:
-            raise NotFound(f"moment {moment_id}: no such moment")
+        moment = one(session, Moment, moment_id)
         if call_id is not None and call_id != moment.call_id:
             raise CallmarkError(f"moment {moment_id} is in call {moment.call_id}, not call {call_id}")
         obs.moment_id, obs.call_id = moment.id, moment.call_id
@@ -148,9 +147,7 @@ def record(store: Store, *, source: ObservationSource | str, observed_on: date |
     with store.write() as session:
         item = None
         if item_id is not None:
-            item = session.get(CoachingItem, item_id)
-            if item is None:
-                raise NotFound(f"item {item_id}: no such coaching item")
+            item = one(session, CoachingItem, item_id)
         obs = Observation(item_id=item_id, cycle_id=_cycle_of(session, item, cycle_id), source=source,
                           observed_on=observed_on, seen=seen, evidence=(evidence or "").strip(),
                           uses_customer_evidence=uses_customer_evidence)
@@ -223,9 +220,7 @@ def list_observations(store: Store, *, item_id: int | None = None, cycle_id: int
 
 def rule_of(store: Store, item_id: int) -> review_rule.ContinueAfter | None:
     with store.read() as session:
-        item = session.get(CoachingItem, item_id)
-        if item is None:
-            raise NotFound(f"item {item_id}: no such coaching item")
+        item = one(session, CoachingItem, item_id)
         if None in (item.continue_seen_in, item.continue_of_reviewed, item.continue_weeks_in_a_row):
             return None
         return review_rule.ContinueAfter(item.continue_seen_in, item.continue_of_reviewed,

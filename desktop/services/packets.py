@@ -18,14 +18,12 @@ from pathlib import Path
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from db.models import (Call, CoachingItem, CoachingSession, Cycle, Moment, ParkedObservation, Person, Segment,
-                       Transcript)
+from db.models import Call, CoachingItem, CoachingSession, Cycle, Moment, ParkedObservation, Person, Segment, Transcript
 from db.store import Store
 from desktop.core.conversation import guide
 from desktop.core.enums import BehaviorChange, ConversationModel, MomentKind, PracticeKind, SessionStatus
 from desktop.errors import CallmarkError, NotFound
-from desktop.exchange.packet import (PacketData, PacketFinding, PacketItem, PacketMoment, PacketQuestion,
-                                     render_packet)
+from desktop.exchange.packet import PacketData, PacketFinding, PacketItem, PacketMoment, PacketQuestion, render_packet
 from desktop.exchange.redact import Redaction, merge_spans, mute_spans, redact
 from desktop.exchange.safe_write import atomic_write_text
 from desktop.services import items as item_service

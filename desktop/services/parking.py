@@ -19,6 +19,7 @@ from desktop.core.enums import Role
 from desktop.core.timefmt import format_ms
 from desktop.errors import CallmarkError, NotFound
 from desktop.services import items
+from desktop.services.lookup import one
 from desktop.services.people import local_coach_person, person
 
 __all__ = ["ParkedRow", "park", "list_parked", "get_parked", "promote", "unpark"]
@@ -77,9 +78,7 @@ def park(store: Store, *, moment_id: int | None = None, note: str = "", manager:
     with store.write() as session:
         moment = None
         if moment_id is not None:
-            moment = session.get(Moment, moment_id)
-            if moment is None:
-                raise NotFound(f"moment {moment_id}: no such moment")
+            moment = one(session, Moment, moment_id)
             if moment.item_id is not None:
                 raise CallmarkError(f"moment {moment.id} at {format_ms(moment.start_ms)} already feeds item "
                                     f"{moment.item_id}; a moment that is being coached can't be parked")

@@ -24,11 +24,11 @@ from sqlalchemy.orm import Session
 
 from db.models import Call, CoachingItem, Moment, Opportunity, Person, Segment, Speaker, Transcript
 from db.store import Store
-from desktop.core.enums import (BehaviorChange, CallSource, ItemStatus, MomentKind, PracticeKind, Role,
-                                TranscriptOrigin)
-from desktop.errors import CallmarkError, NotFound
+from desktop.core.enums import BehaviorChange, CallSource, ItemStatus, MomentKind, PracticeKind, Role, TranscriptOrigin
+from desktop.errors import CallmarkError
 from desktop.exchange import record as rec
 from desktop.exchange.redact import Redaction, redact
+from desktop.services.lookup import one
 from desktop.services.people import coach_named, local_coach, person, set_local_coach
 
 PLACEHOLDER_COACH = "Me"  # local_coach_person's name until the coach says who they are
@@ -167,9 +167,7 @@ def export_record(store: Store, call_id: int, *, coach: str | None = None, with_
     """One coach's moments and items on one call as a record (the local coach by default)."""
     scrub = _Redactor(redact_pii)
     with store.read() as session:
-        call = session.get(Call, call_id)
-        if call is None:
-            raise NotFound(f"call {call_id}: no such call in this library")
+        call = one(session, Call, call_id)
         who = _coach(session, coach)
         moments = session.scalars(select(Moment).where(Moment.call_id == call.id, Moment.coach_id == who.id)
                                   .order_by(Moment.start_ms, Moment.id)).all()

@@ -10,10 +10,10 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
-from desktop.errors import CallmarkError, NotFound
+from desktop.errors import CallmarkError
+from desktop.services.lookup import one
 from desktop.services.rows import CallRow, get_call
 
 if TYPE_CHECKING:  # SQLAlchemy comes in with a relink, not with the check on opening a call
@@ -41,9 +41,7 @@ def relink(store: Store, call_id: int, file: str | os.PathLike[str]) -> CallRow:
         raise CallmarkError(f"{media}: is not the recording of call {call.id} “{call.title}” "
                             "(its SHA-256 differs); the call was left as it was")
     with store.write() as session:
-        row = session.get(Call, call.id)
-        if row is None:
-            raise NotFound(f"call {call.id}: no such call in this library")
+        row = one(session, Call, call.id)
         row.media_path = str(media.resolve())
         row.media_filename = media.name
     from desktop.logs import logger
