@@ -116,21 +116,24 @@ def queue(store: Store, manager: str, *, focus: str | None = None, limit: int | 
     wanted = focus_labels(focus)
     calls = _calls_of(store, manager)
     judged = _judged(store, [c[0] for c in calls])
-    out = []
-    for call_id, title, rep, recorded, findings in calls:
+    # The newest call first (undated ones last): each call's place, worked out once for its entries.
+    order = sorted(calls, key=lambda c: (c[3] is not None, str(c[3] or "")), reverse=True)
+    place = {c[0]: n for n, c in enumerate(order)}
+    ranked = []
+    for call_id, _title, _rep, _recorded, findings in calls:
+        at = place[call_id]
         for f in json.loads(findings):
-            if (call_id, f["id"]) in judged:
-                continue
-            out.append(QueueEntry(call_id, title, rep, str(recorded) if recorded else None, f["start_ms"],
-                                  f["end_ms"], f["label"], f["reason"], f["quote"], f["id"], f["label"] in wanted))
-    out.sort(key=lambda e: (not e.focus, -LABEL_WEIGHTS.get(e.label, 0), _newest_first(e.recorded_at), e.call,
-                            e.start_ms))
-    return out[:limit] if limit else out
-
-
-def _newest_first(recorded: str | None) -> tuple:
-    # Undated calls after dated ones; among dated, the newest first.
-    return (recorded is None, "".join(chr(0x10FFFF - ord(ch)) for ch in recorded) if recorded else "")
+            if (call_id, f["id"]) not in judged:
+                label = f["label"]
+                ranked.append((label not in wanted, -LABEL_WEIGHTS.get(label, 0), at, f["start_ms"], call_id, f))
+    ranked.sort(key=lambda r: r[:4])
+    info = {c[0]: c for c in calls}
+    out = []
+    for is_other, _w, _at, _start, call_id, f in ranked[:limit] if limit else ranked:
+        _id, title, rep, recorded, _f = info[call_id]
+        out.append(QueueEntry(call_id, title, rep, str(recorded) if recorded else None, f["start_ms"], f["end_ms"],
+                              f["label"], f["reason"], f["quote"], f["id"], not is_other))
+    return out
 
 
 @dataclass
