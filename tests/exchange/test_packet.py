@@ -213,3 +213,32 @@ def test_findings_come_straight_from_the_specificity_check():
     packet_findings = [PacketFinding.from_finding(f, resolved=True) for f in findings]
     assert packet_findings[0].message == findings[0].message
     assert packet_findings[0].severity == findings[0].severity and packet_findings[0].resolved
+
+
+def test_a_heading_never_ends_a_pdf_page_apart_from_its_text(qapp):
+    from PySide6.QtCore import QSizeF
+    from PySide6.QtGui import QTextDocument
+
+    from desktop.ui.exchange.pdf import keep_headings_with_text
+
+    def pages(n: int):
+        doc = QTextDocument()
+        doc.setPageSize(QSizeF(400, 600))
+        doc.setHtml("".join(f"<p>Paragraph {i} of the coaching packet.</p>" for i in range(n))
+                    + "<h2>2. Start: ask what they will review</h2><p>The consequence, the practice.</p>")
+        return doc
+
+    def apart(doc) -> bool:
+        layout, page = doc.documentLayout(), doc.pageSize().height()
+        block = doc.begin()
+        while block.isValid():
+            if block.blockFormat().headingLevel():
+                return int(layout.blockBoundingRect(block).top() // page) != \
+                    int(layout.blockBoundingRect(block.next()).top() // page)
+            block = block.next()
+        raise AssertionError("no heading")
+
+    split = next(n for n in range(5, 80) if apart(pages(n)))  # a heading left at the foot of a page
+    doc = pages(split)
+    assert keep_headings_with_text(doc) == 1
+    assert not apart(doc)

@@ -293,3 +293,14 @@ def test_the_inspector_can_be_narrowed_to_give_the_moments_room(qtbot, make_wind
     splitter.setSizes([total - 480, 240, 240])
     qtbot.waitUntil(lambda: splitter.sizes()[2] <= 260)
     assert splitter.sizes()[1] >= 230
+
+
+def test_enter_on_a_call_in_the_library_opens_it(qtbot, window, store, demo_call, tmp_path):
+    other, _ = calls.add_call(store, make_tone(tmp_path / "renewal.wav", seconds=2), title="Renewal")
+    window.refresh_library()
+    table = window.library.table
+    row = window.library_model.row_of(other.id)
+    table.setCurrentIndex(table.model().index(row, 0))
+    table.setFocus()
+    qtbot.keyClick(table, Qt.Key.Key_Return)
+    assert window.workspace.call.id == other.id

@@ -73,7 +73,7 @@ def _ensure_gui() -> None:
 def pdf_bytes(packet_html: str, title: str = "Coaching session packet") -> bytes:
     """Lay the packet out on A4 pages and return the PDF file's bytes."""
     _ensure_gui()
-    from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QSizeF
     from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
 
     data = QByteArray()
@@ -88,10 +88,44 @@ def pdf_bytes(packet_html: str, title: str = "Coaching session packet") -> bytes
     document = QTextDocument()
     document.setDocumentMargin(0)
     document.setHtml(print_html(packet_html))
+    rect = writer.pageLayout().paintRectPixels(writer.resolution())
+    document.setPageSize(QSizeF(rect.width(), rect.height()))
+    keep_headings_with_text(document)
     document.print_(writer)
     del writer  # finishes the PDF into the buffer
     buffer.close()
     return bytes(data.data())
+
+
+def keep_headings_with_text(document, passes: int = 4) -> int:
+    """A heading that would end a page, its text on the next, starts the next page instead (QTextDocument
+    has no keep-with-next). Returns how many headings were moved."""
+    from PySide6.QtGui import QTextBlockFormat, QTextCursor
+
+    page = document.pageSize().height()
+    layout = document.documentLayout()
+    moved = 0
+    for _ in range(passes):
+        changed = False
+        block = document.begin()
+        while block.isValid():
+            nxt = block.next()
+            if block.blockFormat().headingLevel() and nxt.isValid():
+                top = layout.blockBoundingRect(block)
+                after = layout.blockBoundingRect(nxt)
+                first_line = nxt.layout().lineAt(0).height() if nxt.layout().lineCount() else after.height()
+                # the heading's page, and the page where the first line of its text would end
+                if int(top.top() // page) != int((after.top() + first_line) // page):
+                    cursor = QTextCursor(block)
+                    fmt = QTextBlockFormat(block.blockFormat())
+                    fmt.setPageBreakPolicy(QTextBlockFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+                    cursor.setBlockFormat(fmt)
+                    moved += 1
+                    changed = True
+            block = nxt
+        if not changed:
+            break
+    return moved
 
 
 def write_pdf(path: Path | str, packet_html: str, title: str = "Coaching session packet") -> Path:
