@@ -242,6 +242,21 @@ class MainWindow(QMainWindow):
         self.last_dialog = dialog  # tests answer it
         return dialog
 
+    def play_moment(self, moment_id: int) -> None:
+        """Open the moment's call (if it is not the one open) and play from the moment's start."""
+        from desktop.services import moments
+
+        try:
+            moment = moments.get_moment(self.store, int(moment_id))
+        except CallmarkError as exc:
+            self.show_message(str(exc))
+            return
+        if self.workspace.call is None or self.workspace.call.id != moment.call_id:
+            self.open_call(moment.call_id)
+        self.workspace.select_moment(moment.id)
+        self.workspace.seek(moment.start_ms)
+        self.playback.play()
+
     def on_store_changed(self, change) -> None:
         from desktop.services.changes import CALLS
 

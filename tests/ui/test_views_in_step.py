@@ -63,3 +63,21 @@ def test_the_coaching_window_plans_and_moves_sessions(qtbot, window, store, demo
     assert not coaching.move_session(first, date(2027, 6, 1))  # outside the cycle: refused, said
     assert "outside the cycle" in coaching.status.text()
     assert row.id == coaching.cycle.id
+
+
+def test_the_session_guide_plays_the_moment_it_cites(qtbot, window, store, demo_call):
+    from desktop.services import coaching_sessions, moments
+    from desktop.ui.coaching.session_dialog import SessionGuideDialog
+
+    cycle = cycles.add_cycle(store, "Morgan Manager", "2026-11-01")
+    cited = moments.add_moment(store, demo_call, 125_551, kind="missed_intervention")
+    first, second = coaching_sessions.list_sessions(store, cycle.id)[:2]
+    coaching_sessions.close_held(store, first.id, practice_action="Role-play the deferral",
+                                 action_owner="Morgan Manager", evidence_place="next two calls", moment_id=cited.id)
+    dialog = SessionGuideDialog(store, second.id, window, play=window.play_moment)
+    qtbot.addWidget(dialog)
+    assert dialog.play_button.isVisibleTo(dialog)
+    dialog.play_button.click()
+    assert window.workspace.call.id == demo_call
+    qtbot.waitUntil(lambda: abs(window.playback.position_ms() - 125_551) < 2000, timeout=5000)
+    assert window.view.moments.selected_id() == cited.id

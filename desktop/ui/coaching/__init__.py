@@ -17,10 +17,10 @@ __all__ = ["open_coaching", "CoachingPanel"]
 _windows: list = []  # open Coaching windows, kept alive while shown
 
 
-def open_coaching(store, manager: str | None = None, parent: QWidget | None = None, notify=None):
+def open_coaching(store, manager: str | None = None, parent: QWidget | None = None, notify=None, play=None):
     from desktop.ui.coaching.cycle_view import CoachingWindow
 
-    window = CoachingWindow(store, manager, parent=parent, notify=notify)
+    window = CoachingWindow(store, manager, parent=parent, notify=notify, play=play)
     _windows.append(window)
     window.destroyed.connect(lambda *_: _windows.remove(window) if window in _windows else None)
     window.show()
@@ -68,7 +68,8 @@ class CoachingPanel(QWidget):
     def on_open_clicked(self) -> None:
         history = getattr(self.context, "history", None)
         open_coaching(self.context.store, self.manager, self.window(),
-                      notify=history.tell if history is not None else None)
+                      notify=history.tell if history is not None else None,
+                      play=getattr(self.context.parent(), "play_moment", None))
 
 
 register_panel("Coaching", CoachingPanel, order=200)

@@ -59,9 +59,10 @@ class CoachingWindow(QMainWindow):
     cycle_changed = Signal(object)  # the cycle id shown, or None
 
     def __init__(self, store, manager: str | None = None, on: date | None = None,
-                 parent: QWidget | None = None, notify=None):
+                 parent: QWidget | None = None, notify=None, play=None):
         super().__init__(parent)
         self.store = store
+        self.play = play  # play(moment_id) in the workspace, for the session guide
         # Tells the workspace's views what changed here (its history's ``tell``), so its Coaching tab
         # shows a cycle made or a focus set in this window.
         self.notify = notify or (lambda _change: None)
@@ -384,7 +385,7 @@ class CoachingWindow(QMainWindow):
         return self.session_rows[rows[0].row()].id if rows else None
 
     def open_session(self, session_id: int) -> SessionGuideDialog:
-        dialog = SessionGuideDialog(self.store, session_id, self)
+        dialog = SessionGuideDialog(self.store, session_id, self, play=self.play)
         dialog.session_closed.connect(lambda _id: self.refresh())
         return dialog
 

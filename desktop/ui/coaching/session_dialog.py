@@ -27,9 +27,10 @@ class SessionGuideDialog(QDialog):
 
     session_closed = Signal(int)  # session id, after it was written as held or missed
 
-    def __init__(self, store, session_id: int, parent: QWidget | None = None):
+    def __init__(self, store, session_id: int, parent: QWidget | None = None, play=None):
         super().__init__(parent)
         self.store = store
+        self.play = play  # play(moment_id): the workspace plays the moment (None: no workspace to play in)
         self.row = coaching_sessions.get_session(store, session_id)
         self.guide = guide(self.row.model)
         self.previous = coaching_sessions.previous_held(store, session_id)
@@ -49,7 +50,14 @@ class SessionGuideDialog(QDialog):
             self.previous_done.setText("Done")
             self.previous_done.setChecked(self.previous.action_done is True)
             prev_layout.addWidget(self.previous_done)
-        else:
+        # "Play the moment that shows it": the moment this session or the last one cites, heard again.
+        self.moment_to_play = self.row.moment_id or (self.previous.moment_id if self.previous else None)
+        self.play_button = QPushButton("▶ Play the moment")
+        self.play_button.setToolTip("Play the cited moment in the workspace")
+        self.play_button.setVisible(self.moment_to_play is not None and play is not None)
+        self.play_button.clicked.connect(lambda: self.play(self.moment_to_play))
+        prev_layout.addWidget(self.play_button)
+        if self.previous is None:
             prev_layout.addWidget(QLabel("No earlier action in this cycle."))
             self.previous_done.setVisible(False)
 
