@@ -164,6 +164,7 @@ class CrmPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         # Scrolls rather than holding the whole inspector (and so the window) taller than a small screen.
         scroll = QScrollArea()
+        scroll.setAccessibleName("Opportunity")
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(self.view)

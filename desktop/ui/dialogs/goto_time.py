@@ -14,6 +14,7 @@ class GoToTimeDialog(QDialog):
         self.setWindowTitle("Go to time")
         self.duration_ms = duration_ms
         self.field = QLineEdit(format_ms(max(0, current_ms)))
+        self.field.setAccessibleName("Time to go to")
         self.field.selectAll()
         self.problem = QLabel("")
         label_look(self.problem, "problem")

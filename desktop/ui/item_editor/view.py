@@ -237,6 +237,7 @@ class ItemEditorView(QWidget):
         self.right_column = steps
 
         scroll = QScrollArea()
+        scroll.setAccessibleName("Coaching item")
         scroll.setObjectName("itemScroll")
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -269,6 +270,19 @@ class ItemEditorView(QWidget):
         parked.addLayout(park_row)
         layout.addWidget(self.parked_box)
         self.outer = layout
+
+        # What assistive technology calls each field: its step in the method.
+        for widget, name in ((self.consequence, "Consequence"), (self.behavior_change, "Start, stop or adjust"),
+                             (self.behavior_text, "One behavior"), (self.practice_kind, "Kind of practice"),
+                             (self.practice_task, "One practice"), (self.next_evidence, "Next evidence point"),
+                             (self.next_evidence_due, "Next evidence due date"), (self.owner_does, "Who does it"),
+                             (self.owner_reviews, "Who reviews it"), (self.cadence, "Cadence"),
+                             (self.indicator, "Indicator"), (self.review_rule_text, "Review rule"),
+                             (self.qualification_gap, "Qualification gap"), (self.status, "Status"),
+                             (self.park_note, "Why park it"), (self.parked_list, "Parked for later"),
+                             (self.picker, "Coaching item to show")):
+            if not widget.accessibleName():
+                widget.setAccessibleName(name)
 
         # Tab follows the method's order, then the parked observations.
         chain = [self.consequence, self.behavior_change, self.behavior_text, self.practice_kind,

@@ -20,10 +20,12 @@ class LibraryView(QWidget):
         self._chosen: int | None = None  # the call selected, kept through filtering and sorting
         self.title = label_look(QLabel("Calls"), "panelTitle")
         self.filter = QLineEdit()
+        self.filter.setAccessibleName("Filter calls")
         self.filter.setObjectName("libraryFilter")
         self.filter.setPlaceholderText("Filter calls: title, rep, manager, date (Ctrl+K)")
         self.filter.setClearButtonEnabled(True)
         self.table = QTableView()
+        self.table.setAccessibleName("Calls")
         self.table.setObjectName("libraryTable")
         table_look(self.table)
         self.table.setModel(self.proxy)

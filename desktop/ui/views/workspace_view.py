@@ -43,6 +43,7 @@ class WorkspaceView(QWidget):
         self.video.hide()
 
         self.transcript = TranscriptView()
+        self.transcript.setAccessibleName("Transcript")
         self.find_bar = FindBar()
         self.transcript_empty = label_look(QLabel("This call has no transcript yet."), "emptyHint")
         self.transcript_empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -76,6 +77,7 @@ class WorkspaceView(QWidget):
 
         self.inspector = QTabWidget()
         self.inspector.setObjectName("inspector")
+        self.inspector.setAccessibleName("Inspector")
         self.inspector.setDocumentMode(True)
         self.call_info = CallInfo()
         self.inspector.addTab(self.call_info, "Call")

@@ -69,6 +69,8 @@ class WaveformTimeline(QWidget):
         self._drag: tuple[Span, str] | None = None  # span, "start" | "end"
         self._scrubbing = False
         self._backdrop = None  # QPixmap: all but the playhead, drawn when something in it changed
+        self._said_second = -1
+        self.setAccessibleName("Waveform")
 
     # --- content ------------------------------------------------------------------------
 
@@ -103,6 +105,20 @@ class WaveformTimeline(QWidget):
         self._spans = [Span(m.id, m.start_ms, m.end_ms, m.kind) for m in moments]
         self._redraw()
 
+    def describe_position(self) -> str:
+        """The playhead and the moments and suggestions under it, in words."""
+        from desktop.core.timefmt import format_ms
+
+        here = self._position
+        kinds = [s.kind.replace("_", " ") for s in self._spans if s.start_ms <= here <= s.end_ms]
+        marks = [m.family for m in self._marks if m.start_ms <= here <= m.end_ms]
+        said = f"Playhead at {format_ms(here)} of {format_ms(self._duration)}"
+        if kinds:
+            said += "; moment here: " + ", ".join(kinds)
+        if marks:
+            said += "; suggestion here: " + ", ".join(marks)
+        return said
+
     def set_suggestions(self, marks) -> None:
         """The suggestions' lane: ``Mark`` rows (open ones solid, judged ones as an outline)."""
         self._marks = list(marks)
@@ -122,6 +138,9 @@ class WaveformTimeline(QWidget):
     def set_position(self, ms: int) -> None:
         old_x = self._x(self._position)
         self._position = int(ms)
+        if int(ms) // 1000 != self._said_second:  # what a screen reader says: once a second, not every tick
+            self._said_second = int(ms) // 1000
+            self.setAccessibleDescription(self.describe_position())
         v0, v1 = self._view
         if self._duration and (v1 - v0) < self._duration and not (v0 <= ms <= v1):
             width = v1 - v0  # zoomed in: turn the page so the playhead stays in sight
