@@ -135,3 +135,27 @@ def test_inspector_panel_follows_the_open_calls_manager(qtbot, store, isolated_h
     qtbot.addWidget(panel)
     context.set_call(call.id)
     assert "Morgan Manager" in panel.summary.text() and "Baseline" in panel.summary.text()
+
+
+def test_a_session_closed_in_its_guide_counts_for_the_focus_items_follow_through(qtbot, store):
+    from desktop.services import indicators, items
+    from desktop.ui.coaching.session_dialog import SessionGuideDialog
+
+    cycle = cycles.add_cycle(store, "Morgan Manager", date(2026, 9, 7), model="grow")
+    item = items.create_item(store, [], manager="Morgan Manager",
+                             behavior_text="Ask the rep which date the customer agreed for the next step.")
+    cycles.attach_item(store, cycle.id, item.id)
+    first = coaching_sessions.list_sessions(store, cycle.id)[0]
+    dialog = SessionGuideDialog(store, first.id)
+    qtbot.addWidget(dialog)
+    dialog.action.setText("Role-play the next-step question twice")
+    dialog.owner.setText("Morgan Manager")
+    dialog.evidence_place.setText("the next two recordings")
+    with qtbot.waitSignal(dialog.session_closed):
+        dialog.held_button.click()
+    assert coaching_sessions.get_session(store, first.id).item_id == item.id  # the agreed action's item
+    coaching_sessions.set_action_done(store, first.id, True)
+    report = indicators.report(store, cycle_id=cycle.id, as_of=cycles.today())
+    quality = next(q for q in report.quality if q.item_id == item.id)
+    follow = next(c for c in quality.checks if c.to_dict()["key"] == "follow_through")
+    assert "No practice action agreed yet" not in follow.to_dict()["reason"]  # the review sees the action

@@ -158,6 +158,16 @@ class SessionGuideDialog(QDialog):
         if self.previous is not None:
             coaching_sessions.set_action_done(self.store, self.previous.id, self.previous_done.isChecked())
 
+    def agreed_item(self) -> int | None:
+        """The item the agreed action practises: the session's own, else the cycle's focus item (the first
+        the cycle offers), so the quality review's follow-through sees the action."""
+        if self.row.item_id is not None:
+            return self.row.item_id
+        from desktop.services import cycles
+
+        choices = cycles.item_choices(self.store, self.row.cycle_id)
+        return choices[0][0] if choices else None
+
     def on_held_clicked(self) -> None:
         has_score = any(s.takes_score for s in self.guide.stages)
         try:
@@ -165,7 +175,7 @@ class SessionGuideDialog(QDialog):
                 self.store, self.row.id, practice_action=self.action.text(), action_owner=self.owner.text(),
                 evidence_place=self.evidence_place.text(), reason=self.reason.text() or None,
                 stage_notes=self._stage_notes(), oskar_score=self._score() if has_score else None,
-                example=self.example.text())
+                example=self.example.text(), item_id=self.agreed_item())
             self._save_previous()
         except CallmarkError as exc:
             # Stay open: the coach adds what's missing (or a reason) and tries again.
