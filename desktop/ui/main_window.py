@@ -407,6 +407,12 @@ class MainWindow(QMainWindow):
             self.typing_filter.stop_following(QApplication.instance())
             self.playback.release()
             self.waveforms.wait(3000)
+            finder = getattr(self, "suggestions", None)
+            if finder is not None:
+                finder.shutdown()  # its reads end before the store can be closed
+            search = getattr(getattr(self, "recording_finder", None), "task", None)
+            if search is not None:
+                search.wait(5)
             self.warmup.wait(30)
         super().closeEvent(event)
 

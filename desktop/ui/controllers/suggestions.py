@@ -99,6 +99,16 @@ class SuggestionsController(QObject):
                 change.touches(SUGGESTIONS, TRANSCRIPT, MOMENTS):
             self.load(self.call_id)
 
+    def shutdown(self, seconds: float = 5) -> None:
+        """The window is closing: nothing more is read, and what is being read ends before the store
+        closes (a read still running on a closed connection would bring the process down)."""
+        for task in (self._task, self._library_task):
+            if task is not None:
+                task.cancel()
+        for task in (self._task, self._library_task):
+            if task is not None:
+                task.wait(seconds)
+
     def run_over_library(self) -> None:
         """Once after start-up: the pass over every transcript not yet read (unchanged ones cost nothing)."""
         store = self.store
