@@ -33,6 +33,8 @@ class SuggestionsController(QObject):
         self._task = None
         self._library_task = None
         self._waiting_for_warmup = False
+        self._closed = False
+        self._tasks: list = []  # every read started, so that closing waits for each of them
         panel = window.view.suggestions
         panel.suggestion_activated.connect(self.play)
         window.history.changed.connect(self.on_store_changed)
@@ -50,6 +52,8 @@ class SuggestionsController(QObject):
         self.call_id = call_id
         if self._task is not None:
             self._task.cancel()
+        if self._closed:
+            return
         if call_id is None:
             self._show(None, [], None, [], None)
             return
@@ -69,7 +73,7 @@ class SuggestionsController(QObject):
             return (suggestions.suggestions(store, call_id), suggestions.why_none(store, call_id),
                     suggestions.label_precision(store), suggestions.call_figures(store, call_id))
 
-        self._task = run_task(read, lambda got: self._show(call_id, *got), receiver=self,
+        self._task = self._start(read, lambda got: self._show(call_id, *got), receiver=self,
                               on_error=lambda exc: self.message.emit(f"Suggestions: {exc}"),
                               name="callmark-suggestions")
 
@@ -99,18 +103,25 @@ class SuggestionsController(QObject):
                 change.touches(SUGGESTIONS, TRANSCRIPT, MOMENTS):
             self.load(self.call_id)
 
-    def shutdown(self, seconds: float = 5) -> None:
+    def shutdown(self, seconds: float = 10) -> None:
         """The window is closing: nothing more is read, and what is being read ends before the store
         closes (a read still running on a closed connection would bring the process down)."""
-        for task in (self._task, self._library_task):
-            if task is not None:
-                task.cancel()
-        for task in (self._task, self._library_task):
-            if task is not None:
-                task.wait(seconds)
+        self._closed = True
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            task.wait(seconds)
+        self._tasks = []
+
+    def _start(self, *args, **kwargs):
+        task = run_task(*args, **kwargs)
+        self._tasks = [t for t in self._tasks if t.running] + [task]
+        return task
 
     def run_over_library(self) -> None:
         """Once after start-up: the pass over every transcript not yet read (unchanged ones cost nothing)."""
+        if self._closed:
+            return
         store = self.store
 
         def every_call():
@@ -132,7 +143,7 @@ class SuggestionsController(QObject):
                 if self.call_id is not None:
                     self.load(self.call_id)
 
-        self._library_task = run_task(every_call, done, receiver=self, on_progress=progress,
+        self._library_task = self._start(every_call, done, receiver=self, on_progress=progress,
                                       on_error=lambda exc: self.message.emit(f"Suggestions: {exc}"),
                                       name="callmark-suggestions-library")
 
