@@ -82,21 +82,19 @@ def open_for_window(home):
 
 
 def check_in_background(window) -> None:
-    """SQLite's quick_check of the open store, off the GUI thread; damage is reported to the store."""
-    import threading
-
+    """SQLite's quick_check of the open store (its own read-only connection), off the GUI thread through
+    the one background helper; damage is reported to the store."""
     from db.store import quick_check
+    from desktop.ui.tasks import run_task
 
     store = window.store
 
-    def run() -> None:
-        verdict = quick_check(store.path)
+    def then(verdict: list[str]) -> None:
         if verdict != ["ok"]:
             store.mark_damaged("; ".join(verdict[:3]))
 
-    thread = threading.Thread(target=run, name="callmark-quick-check", daemon=True)
-    thread.start()
-    window.quick_check_thread = thread
+    window.quick_check_thread = run_task(lambda: quick_check(store.path), then, receiver=window,
+                                         name="callmark-quick-check")
 
 
 def offer_recovery(window, detail: str, choose=None) -> str | None:
