@@ -14,7 +14,7 @@ from desktop.core.enums import Crm
 from desktop.core.specificity import check_item
 from desktop.errors import CallmarkError, NotFound
 from desktop.exchange.crm_csv import CrmImportError
-from desktop.services import calls, items
+from desktop.services import calls, crm_evidence, items
 from desktop.services import crm as crm_service
 from tests.store_dump import dump as dump_rows
 from tests.conftest import make_tone
@@ -378,7 +378,7 @@ def test_cite_the_next_step_as_evidence(store, tmp_path):
     opp = crm_service.link_call(store, call.id, ACME_15)
     item = items.create_item(store, manager="Morgan Manager")
     assert any(f.component == "evidence" for f in check_item(items.draft(item)))
-    evidence_id = crm_service.cite_crm_evidence(store, item.id, opp.id, "next_step")
+    evidence_id = crm_evidence.cite_crm_evidence(store, item.id, opp.id, "next_step")
     cited = items.get_item(store, item.id).evidence
     assert [(e.id, e.kind, e.field, e.on_date) for e in cited] == [
         (evidence_id, "crm", "next_step", date(2026, 11, 23))]
@@ -390,9 +390,9 @@ def test_cite_the_next_step_as_evidence(store, tmp_path):
         assert session.scalar(select(ItemEvidence.opportunity_id)) == opp.id
     before = dump(store)
     with pytest.raises(CallmarkError, match="cite one of"):
-        crm_service.cite_crm_evidence(store, item.id, opp.id, "owner")
+        crm_evidence.cite_crm_evidence(store, item.id, opp.id, "owner")
     with pytest.raises(NotFound, match="item 999"):
-        crm_service.cite_crm_evidence(store, 999, opp.id, "stage")
+        crm_evidence.cite_crm_evidence(store, 999, opp.id, "stage")
     assert dump(store) == before
 
 
@@ -403,7 +403,7 @@ def test_empty_field_is_not_cited(store, tmp_path):
         opp_id = session.scalar(select(Opportunity.id))
         assert session.scalar(select(func.count()).select_from(OpportunitySnapshot)) == 1
     with pytest.raises(CallmarkError, match="next step is empty"):
-        crm_service.cite_crm_evidence(store, item.id, opp_id, "next_step")
+        crm_evidence.cite_crm_evidence(store, item.id, opp_id, "next_step")
 
 
 def dump(store) -> str:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from PySide6.QtCore import QDate, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QDateEdit, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout,
+    QAbstractItemView, QComboBox, QDateEdit, QDialog, QFormLayout, QHBoxLayout,
     QInputDialog, QLabel, QLineEdit, QListWidget, QMainWindow, QPlainTextEdit, QProgressBar, QPushButton,
     QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget,
 )
@@ -22,35 +22,10 @@ from desktop.errors import CallmarkError
 from desktop.services import coaching_sessions, cycles, indicators, observations, parking
 from desktop.services.changes import CYCLES, SESSIONS, change
 from desktop.ui.coaching.dashboard import DashboardView
+from desktop.ui.coaching.new_cycle_dialog import NewCycleDialog, _qdate
 from desktop.ui.coaching.observation_dialog import ObservationDialog
 from desktop.ui.coaching.review_dialog import ReviewDialog
 from desktop.ui.coaching.session_dialog import SessionGuideDialog
-
-
-def _qdate(day: date) -> QDate:
-    return QDate(day.year, day.month, day.day)
-
-
-class NewCycleDialog(QDialog):
-    def __init__(self, manager: str = "", parent: QWidget | None = None):
-        super().__init__(parent)
-        self.setWindowTitle("New 90-day cycle")
-        self.manager = QLineEdit(manager)
-        self.start = QDateEdit(_qdate(date.today()))
-        self.start.setCalendarPopup(True)
-        self.start.setDisplayFormat("yyyy-MM-dd")
-        self.model = QComboBox()
-        for m in ConversationModel:
-            self.model.addItem(m.upper(), m)
-        form = QFormLayout(self)
-        form.addRow("Manager", self.manager)
-        form.addRow("Start (day 1)", self.start)
-        form.addRow("Conversation model", self.model)
-        form.addRow(QLabel("Weekly sessions are planned over days 31–75."))
-        box = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        box.accepted.connect(self.accept)
-        box.rejected.connect(self.reject)
-        form.addRow(box)
 
 
 class CoachingWindow(QMainWindow):

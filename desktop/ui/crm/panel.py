@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
 
 from desktop.errors import CallmarkError
 from desktop.services import crm as crm_service
+from desktop.services import crm_evidence
 from desktop.ui.crm.history_model import HistoryModel
 from desktop.ui.style import label_look, table_look
 
@@ -355,7 +356,7 @@ class CrmPanel(QWidget):
         if editor is not None:
             editor.flush()  # what the coach typed lands before the item is reloaded
         try:
-            evidence_id = crm_service.cite_crm_evidence(self.store, item_id,
+            evidence_id = crm_evidence.cite_crm_evidence(self.store, item_id,
                                                         self.shown.opportunity.id, field)
         except CallmarkError as exc:
             self.show_message(str(exc), error=True)

@@ -2,7 +2,7 @@
 
 The rules stay in the services: a moment feeds one item (`items.add_moments`
 refuses and says which item it feeds), a CRM field is cited through
-`crm.cite_crm_evidence` from the opportunity the open call is linked to.
+`crm_evidence.cite_crm_evidence` from the opportunity the open call is linked to.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from PySide6.QtCore import QObject
 from desktop.core.timefmt import format_ms
 from desktop.core.words import plural
 from desktop.errors import CallmarkError
-from desktop.services import crm, items, moments
+from desktop.services import crm, crm_evidence, items, moments
 from desktop.ui.item_editor.evidence_view import EvidenceTools
 
 
@@ -152,7 +152,7 @@ class EvidenceController(QObject):
             return None
         self.editor.flush()
         try:
-            crm.cite_crm_evidence(self.store, row.id, self.opportunity.opportunity.id, field)
+            crm_evidence.cite_crm_evidence(self.store, row.id, self.opportunity.opportunity.id, field)
         except CallmarkError as exc:
             self.editor.show_message(str(exc), error=True)
             return None
