@@ -96,7 +96,8 @@ def test_a_queue_interrupted_by_kill_9_of_the_app_starts_the_call_again(isolated
 
     again = _start_app(isolated_home)
     try:
-        _wait(lambda: _job(db)[1] == 1, 240, "the restarted app to finish the call")
+        # Finished means both: the transcript saved and the call off the queue (two steps, a moment apart).
+        _wait(lambda: _job(db) == (None, 1), 240, "the restarted app to finish the call")
     finally:
         again.terminate()
         again.wait(20)
