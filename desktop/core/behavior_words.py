@@ -26,6 +26,23 @@ ACTION_VERBS = frozenset("""
     look-up find dig push press nudge invite-back write-down read-back play-back
     inspect explore recreate assign define calibrate do prep timebox time-box recap audit scan
     skim jot preview demo pitch unpack surface uncover identify ring phone visit resist refrain
+    mute unmute dial hang greet swap prompt stay sit remain stand step hire train onboard pair
+    escalate loop cc host chair moderate steer frame reframe rephrase reword spell bold paste
+    narrate describe detail break chunk group batch queue order grade tick cross strike delete
+    remove archive reopen insert attach link contact reach ping draft rewrite revise correct fix
+    adjust tweak reset restart resume linger nod glance study research investigate examine
+    analyse analyze assess evaluate judge determine estimate calculate total plot chart graph
+    whiteboard document transcribe annotate comment bookmark timestamp trim save file upload
+    export sync refresh populate complete submit distribute publish announce declare volunteer
+    nominate appoint allocate dedicate devote postpone delay defer advance shift drag lower
+    reduce decrease shorten lengthen extend restrict bound kick launch initiate conclude rewind
+    redo retry drill simulate model mirror echo compliment celebrate recognise recognize reward
+    credit reference refer relate contrast benchmark trace monitor clock weigh quiz query demand
+    dispute contest disagree secure obtain collect gather fetch grab take carry provide supply
+    react elaborate justify defend argue negotiate concede trade exchange substitute alter
+    modify vary rotate alternate clean tidy sort hang-up interview separate rerun replay
+    repeat rehearse stress emphasise emphasize pre-wire prewire brief instruct teach 
+    screen-share share-screen circle-back loop-in sum-up check-in join-in slow
 """.split())
 
 # Verbs that name a goal, a trait or a state of mind: nothing to hear in the next call.
@@ -81,7 +98,33 @@ TOPIC_GROUPS = (
               "opportunities record records note notes stage".split()),
     frozenset("question questions answer answers objection objections concern concerns".split()),
     frozenset("next step steps date dates meeting calendar".split()),
+    frozenset("email emails message messages draft sentence sentences paragraph word words line "
+              "lines recap summary follow-up".split()),
+    frozenset("call calls recording recordings timestamp timestamps minute minutes clip clips "
+              "moment moments".split()),
 )
+
+# Words that make a behavior a change of one's own stance, written as a negation:
+# "Don't suggest a date; ask what the customer said" is one adjustment, not two behaviors.
+NEGATIONS = frozenset("don't dont never stop quit avoid resist refrain no instead".split())
+
+# The occasion itself: "greet the customer, then hand the call to the rep" acts on the same call.
+OCCASION_NOUNS = frozenset("call calls meeting review demo conversation session floor discussion "
+                           "1:1 one-on-one one-to-one".split())
+
+# After a verb, a word that carries on its action rather than naming a thing of its own.
+PREPOSITIONS = frozenset("""
+    to on at in for with about from into onto under until till during after before without by
+    of around along across behind beside between toward towards upon within while when
+    whenever once as like than
+""".split())
+PARTICLES = frozenset("up out down off over back away through".split())
+
+# Verbs of a state of mind or a feeling: "start trusting the reps", "show the team you care".
+STATE_VERBS = frozenset("""
+    trust care believe value respect appreciate enjoy want like love hope wish feel know
+    understand think worry fear doubt mind
+""".split())
 
 # Idioms that name an aim, whatever verb they start with: nothing to hear in the next call.
 VAGUE_PHRASES = (

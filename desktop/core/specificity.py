@@ -33,12 +33,15 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
+from desktop.core.behavior_text import (ALL_VERBS, PEOPLE, QUOTED, STOPWORDS, WH_WORDS, base_verb,
+                                        words_of)
 from desktop.core.behavior_words import (ACTION_VERBS, BACK_REFERENCES, DETERMINERS,
                                          GOAL_VERBS_AS_ACTIONS,
                                          MANNER_WORDS, METRIC_NOUNS, SOFT_GOAL_VERBS, SUBJECTS,
                                          SURE_GOAL_VERBS, TOPIC_GROUPS, TOPIC_VERBS, VAGUE_PHRASES,
                                          VERB_FOLLOWERS)
 from desktop.core.enums import BehaviorChange, PracticeKind, Severity
+from desktop.core.joined_actions import second_actions
 
 __all__ = ["Finding", "ItemDraft", "check_item", "check_behavior", "passes", "ACTION_VERBS",
            "METHOD_EXAMPLE"]
@@ -114,20 +117,13 @@ _SITUATION_OPENERS = ("when ", "whenever ", "during ", "in ", "at ", "before ", 
                       "next time ", "the next time ", "any time ", "anytime ", "each ", "every ")
 _SOFTENERS = ("always ", "consistently ", "explicitly ", "deliberately ", "first ", "then ",
               "please ", "now ", "just ", "also ")
-_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|‘[^’]*’|'[^']*'(?=\W|$)|:\s.*$")
-_STEM = re.compile(r"(ing|ed|es|s)$")
-_WH_WORDS = frozenset("what who whom whose which where when why how whether".split())
-_PEOPLE = frozenset("rep reps customer customers buyer buyers manager managers you your they "
-                    "them their team".split())
-
-
-# An apostrophe counts only inside a word ("customer's"): a single quote around a
-# phrase ('send me some information') is punctuation, not part of "information".
-_WORD = re.compile(r"[a-z0-9]+(?:'[a-z0-9]+)*(?::[0-9]+)*(?:-[a-z0-9]+(?:'[a-z0-9]+)*)*")
-
-
-def _words(text: str) -> list[str]:
-    return _WORD.findall(text.lower().replace("\u2019", "'"))
+_QUOTED = QUOTED
+_STOPWORDS = STOPWORDS
+_WH_WORDS = WH_WORDS
+_PEOPLE = PEOPLE
+_words = words_of
+_base_verb = base_verb
+_ALL_VERBS = ALL_VERBS
 
 
 def _looks_like_action(clause: str) -> bool:
@@ -167,79 +163,9 @@ def _strip_situation(text: str) -> str:
     return f"{base} {rest}".strip() if base else lowered
 
 
-_ALL_VERBS = ACTION_VERBS | SURE_GOAL_VERBS | SOFT_GOAL_VERBS
-
-
-def _base_verb(word: str) -> str:
-    """'asks' -> 'ask', 'asking' -> 'ask', 'summarising' -> 'summarise', 'stopping' -> 'stop';
-    '' when the word is no known verb in another form."""
-    if word in _ALL_VERBS:
-        return word
-    candidates = []
-    if word.endswith("ing"):
-        stem = word[:-3]
-        candidates += [stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else ""]
-    elif word.endswith("ies"):
-        candidates.append(word[:-3] + "y")
-    elif word.endswith("es"):
-        candidates += [word[:-2], word[:-1]]
-    elif word.endswith("s"):
-        candidates.append(word[:-1])
-    return next((c for c in candidates if c and c in _ALL_VERBS), "")
-
-
 def _verb_of(clause: str) -> str:
     words = _words(clause)
     return words[0] if words else ""
-
-
-def _key_words(text: str) -> set[str]:
-    return {_STEM.sub("", w) for w in _words(text)
-            if w not in _STOPWORDS and w not in _PEOPLE and len(w) > 2} - {""}
-
-
-def _related(first: str, second: str) -> str:
-    """How the second action is tied to the first: "refers back", "same topic" or ""."""
-    second_words = _words(second)
-    if any(w in BACK_REFERENCES for w in second_words[1:]):
-        return "refers back"
-    if _key_words(first) & _key_words(" ".join(second_words[1:])):
-        return "same topic"
-    a, b = set(_words(first)), set(second_words[1:])
-    if any(a & group and b & group for group in TOPIC_GROUPS):
-        return "same topic"
-    return ""
-
-
-_JOIN = re.compile(r"(?:[,;]\s*(?:and\s+)?(?:then\s+)?|\band\s+(?:then\s+)?|\bthen\s+)([a-z][a-z-]*)\b")
-
-
-def _second_actions(body: str) -> tuple[list[tuple[str, str]], bool]:
-    """Actions joined to the first: [(verb, how it is tied to what comes before)], and
-    whether the text says "and also" (or ';', "as well as"): plainly another behavior."""
-    unquoted = _QUOTED.sub(" ", body)
-    marked = bool(re.search(r"\band also\b|\bas well as\b|[,;]\s*also\b", unquoted))
-    found = []
-    for m in _JOIN.finditer(unquoted):
-        verb = m.group(1)
-        preceding = unquoted[:m.start()].rstrip()
-        after = _words(unquoted[m.end():])
-        # "ask the rep to state X and confirm Y" describes what the rep does, not a second action.
-        if re.search(r"\bto\s+\w+[^,]*$", preceding):
-            continue
-        known = verb in ACTION_VERBS or verb in SURE_GOAL_VERBS or verb in SOFT_GOAL_VERBS
-        if not known and (verb in _STOPWORDS or verb in _WH_WORDS or not after
-                          or after[0] not in DETERMINERS or verb.endswith(("ing", "s"))):
-            continue
-        # A verb is followed by its object ("and move the meeting"); "and call length" is a noun.
-        if after and after[0] not in VERB_FOLLOWERS and not after[0].endswith("ing"):
-            continue
-        clause = unquoted[m.start(1):]
-        how = _related(preceding, clause)
-        if not how and len(_words(re.split(r",|\band\b|\bthen\b", clause)[0])) < 3:
-            how = "same topic"  # "..., end the discussion and move on": a last step, not a behavior
-        found.append((verb, how))
-    return found, marked
 
 
 def check_behavior(text: str) -> list[Finding]:
@@ -352,14 +278,16 @@ def check_behavior(text: str) -> list[Finding]:
             f"\"{abstract.group(1)}\" is an abstract quality, not something you can hear.",
             _SUGGEST_BEHAVIOR)
 
-    joined, marked = _second_actions(body)
+    joined, marked = second_actions(body)
     unrelated = [v for v, how in joined if not how]
-    if marked or len(joined) >= 2 or unrelated:
+    counted = [v for v, how in joined if how != "a step"]
+    if marked or len(counted) >= 2 or unrelated:
         names = ", ".join(f"\"{v}\"" for v, _ in joined) or "\"and also\""
         error(f"This is more than one behavior ({names} adds another action).",
               "Keep one behavior here and write the other as a second item, or park it.")
-    elif joined and joined[0][1] == "same topic":
-        warning(f"\"{joined[0][0]}\" adds a second action; keep it only if both are one "
+    elif any(how == "same topic" for _, how in joined):
+        second = next(v for v, how in joined if how == "same topic")
+        warning(f"\"{second}\" adds a second action; keep it only if both are one "
                 "behavior in two steps.",
                 "Otherwise keep one behavior here and write the other as a second item.")
 
@@ -380,12 +308,6 @@ _SITUATION_WORDS = {
 _REFERS_TO_BEHAVIOR = re.compile(
     r"\b(the|this|that)\s+(?:(?:\"[^\"]*\"|“[^”]*”|'[^']*'|‘[^’]*’)\s+)?(behaviou?r|question|"
     r"intervention|moment|action|line|step)\b")
-_STOPWORDS = frozenset("""
-    the a an to of in on at for with and or but if when before after what who how which that
-    this they them their it its is are be will can you your our we he she his her as by from
-    into about then than so not do does did have has had was were rep reps manager managers
-    coach next each every one two three time times
-""".split())
 _WHERE_WORDS = re.compile(
     r"\b(call|calls|recordings?|pipeline|review|1:1|one-to-one|crm|salesforce|hubspot|"
     r"forecast|meeting|demo|opportunit(?:y|ies)|note|notes|session|role-play|zoom|teams)\b")
@@ -394,6 +316,9 @@ _WHERE_WORDS = re.compile(
 def _practice_words(text: str) -> set[str]:
     return {_STEM.sub("", w) for w in _words(text)
             if w not in _STOPWORDS and len(w) > 2} - {""}
+
+
+_STEM = re.compile(r"(ing|ed|es|s)$")
 
 
 def _check_evidence(item: ItemDraft) -> list[Finding]:
