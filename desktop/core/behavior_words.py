@@ -55,7 +55,7 @@ SURE_GOAL_VERBS = frozenset("""
 
 # Goal verbs that are actions in some turns of phrase: "work through the recording",
 # "focus the review on three deals", "try the question in your next call".
-GOAL_VERBS_AS_ACTIONS = {"work": ("through", "out"), "focus": ("the", "each", "every", "your"),
+GOAL_VERBS_AS_ACTIONS = {"work": ("through", "out"), "coach": ("one", "this", "that"), "focus": ("the", "each", "every", "your"),
                          "try": ("the", "this", "that", "one", "a", "out")}
 
 # Verbs that are often aims ("ensure alignment") but sometimes concrete ("ensure every
@@ -81,7 +81,8 @@ DETERMINERS = frozenset("the a an each every your their his her this that these 
 METRIC_NOUNS = frozenset("""
     rate rates accuracy quota revenue number numbers performance results conversion attainment
     productivity bar standard standards game morale level levels activity activities volume
-    output coverage velocity
+    output coverage velocity churn size average win cycle slippage attrition retention margin
+    arr acv bookings nps csat
 """.split())
 
 # Words that point back to the first action: "pause ... and let them answer".

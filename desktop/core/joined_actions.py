@@ -56,13 +56,14 @@ def _related(first: str, second: list[str], sequence: bool, replaces: bool) -> s
     return ""
 
 
-def second_actions(body: str) -> tuple[list[tuple[str, str]], bool]:
+def second_actions(body: str, negative: bool = False) -> tuple[list[tuple[str, str]], bool]:
     """Actions joined to the first: [(verb, how it is tied to what comes before)], and
-    whether the text says "and also" (or "as well as"): plainly another behavior."""
+    whether the text says "and also" (or "as well as"): plainly another behavior.
+
+    `negative`: the behavior opens with what the manager stops doing ("Don't ...")."""
     unquoted = QUOTED.sub(" ", body)
     marked = bool(re.search(r"\band also\b|\bas well as\b|[,;]\s*also\b|\balso\s+\w+$", unquoted)
                   and len(words_of(unquoted)) > 4)
-    negative = words_of(unquoted)[:1] and words_of(unquoted)[0] in NEGATIONS
     found = []
     for m in _JOIN.finditer(unquoted):
         verb = m.group(2)
@@ -90,7 +91,8 @@ def second_actions(body: str) -> tuple[list[tuple[str, str]], bool]:
             continue  # "..., listen." at the end: a last step
         sequence = "then" in m.group(0) or bool(re.search(r"\b(afterwards|after that)\b",
                                                             unquoted[m.end():]))
-        replaces = bool(negative) and separator in (";", ":", "-", "–", "—") or bool(
+        stops = negative or any(w in NEGATIONS or w == "not" for w in words_of(preceding))
+        replaces = stops and separator in (";", ":", "-", "–", "—") or bool(
             re.search(r"\b(instead|rather)\b", unquoted[m.end():]))
         clause = [verb] + after
         found.append((verb, _related(preceding, clause, sequence, replaces)))

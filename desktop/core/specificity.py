@@ -35,7 +35,7 @@ from datetime import date
 
 from desktop.core.behavior_text import (ALL_VERBS, PEOPLE, QUOTED, STOPWORDS, WH_WORDS, base_verb,
                                         words_of)
-from desktop.core.behavior_words import (ACTION_VERBS, BACK_REFERENCES, DETERMINERS,
+from desktop.core.behavior_words import (ACTION_VERBS, BACK_REFERENCES, DETERMINERS, STATE_VERBS,
                                          GOAL_VERBS_AS_ACTIONS,
                                          MANNER_WORDS, METRIC_NOUNS, SOFT_GOAL_VERBS, SUBJECTS,
                                          SURE_GOAL_VERBS, TOPIC_GROUPS, TOPIC_VERBS, VAGUE_PHRASES,
@@ -86,15 +86,18 @@ def passes(findings: list[Finding]) -> bool:
 
 # Comparatives that turn an action into an aim ("ask better questions").
 _COMPARATIVES = re.compile(r"\b(better|more|less|stronger|smarter|harder|deeper|clearer|"
-                           r"greater|higher|faster|tighter|sharper|crisper)\b(?!\s+than)")
+                           r"greater|higher|faster|tighter|sharper|crisper|bigger|larger|stricter|"
+                           r"fewer)\b(?!\s+than)")
 # Comparatives of quality are always aims; of quantity ("more questions about the
 # budget") they may be concrete enough, so only a warning when the rest is.
 _QUALITY_COMPARATIVES = frozenset("better stronger smarter deeper clearer greater tighter sharper "
-                                  "crisper".split())
+                                  "crisper bigger larger higher stricter".split())
 _ABSTRACT_NOUNS = re.compile(r"\b(discipline|accountability|proactivity|mindset|skills?|presence|"
                              r"empathy|strategic(?:ally)?|urgency|ownership|excellence|confidence|"
                              r"hygiene|alignment|engagement|leadership|expectations|energy|passion|enthusiasm|trust|"
-                             r"rapport|culture|vision|attitude|motivation|morale)\b")
+                             r"rapport|culture|vision|attitude|motivation|morale|goals|targets|objectives|standards?|"
+                             r"initiative|credibility|visibility|awareness|effectiveness|efficiency|"
+                             r"capabilit(?:y|ies)|consistency|rigou?r|clarity)\b")
 # A state the manager should be in: "hold reps accountable", "make sure they are aligned".
 _STATE_WORDS = re.compile(r"\b(accountable|proactive|effective(?:ly)?|aligned|engaged|motivated|"
                           r"organi[sz]ed|comfortable|confident|curious|customer-centric|"
@@ -103,8 +106,21 @@ _STATE_WORDS = re.compile(r"\b(accountable|proactive|effective(?:ly)?|aligned|en
 # good outcome would be for the customer") the word may belong to what is asked.
 _HOPED_FOR = frozenset("strong good great powerful impactful meaningful robust rigorous "
                        "rigorously thorough thoroughly solid insightful high-quality "
-                       "world-class".split())
+                       "world-class constructive actionable timely regular honest candid useful "
+                       "valuable effective".split())
 _STATES = ("being", "feeling", "thinking", "trying", "worrying")
+# A feeling the manager should have or give: "show the team you care", "make reps feel heard".
+_FEELINGS = re.compile(r"\b(care|cares|feel|feels|trust|trusts|believe|value|valued|appreciate[sd]?|"
+                       r"enjoy|love|heard|supported|respected|happy|safe)\b")
+# Something you could point to in the next call or review: a number, a quote, an occasion,
+# a thing on screen. It makes a doubtful wording worth a warning rather than an error.
+_DETAIL = re.compile(r"\d|[\"“‘?]|\b(one|two|three|four|five|six|seven|eight|nine|ten|once|twice|"
+                     r"first|last)\b|\b(before|after|until|whenever|when|while|during|within|by the)"
+                     r"\s+\w+|\b(field|timestamps?|recordings?|email|calendar|notes?|salesforce|"
+                     r"hubspot|crm|whiteboard|screen|agenda|transcript)\b")
+# What comes out of the work rather than what is done in it: "close more deals", "grow revenue".
+_OUTCOMES = frozenset("deals revenue pipeline bookings wins sales business quota opportunities "
+                      "meetings logos renewals upsells numbers results".split())
 # Words that tie the behavior to someone or something concrete in the work.
 _ANCHORS = re.compile(
     r"\b(rep|reps|customer|customers|buyer|buyers|prospect|client|next[- ]steps?|date|deadline|"
@@ -112,11 +128,19 @@ _ANCHORS = re.compile(
     r"1:1|one-to-one|one-on-one|call|calls|demo|budget|pric(?:e|ing)|proposal|question|questions|"
     r"answer|meeting|criteri(?:on|a)|meddicc|spiced|stage|commit|risks?|words?|champion|decision|"
     r"talk time|recording|objection|competitor|discount|contract|email|session|review)\b")
+# Verbs that move a number: with a rate, a number or a result, a target, not an action.
+_CHANGE_VERBS = frozenset("raise lift push lower reduce cut decrease double halve grow boost increase "
+                          "improve maximise maximize minimise minimize reach beat hit".split())
+_METRIC_OF = re.compile(r"\b(number|share|percentage|proportion|ratio)\s+of\b")
+# ... except a number you can hear in the call itself: "cut your talk time to a third".
+_HEARD_NUMBERS = re.compile(r"\b(talk time|talking|interrupt\w*|questions?|minutes?|seconds?|"
+                            r"monologues?|slides?)\b")
 _SITUATION_OPENERS = ("when ", "whenever ", "during ", "in ", "at ", "before ", "after ", "if ",
                       "once ", "each time ", "every time ", "on ", "for ", "as soon as ",
                       "next time ", "the next time ", "any time ", "anytime ", "each ", "every ")
 _SOFTENERS = ("always ", "consistently ", "explicitly ", "deliberately ", "first ", "then ",
-              "please ", "now ", "just ", "also ")
+              "please ", "now ", "just ", "also ", "only ", "never ", "don't ", "do not ",
+              "no longer ")
 _QUOTED = QUOTED
 _STOPWORDS = STOPWORDS
 _WH_WORDS = WH_WORDS
@@ -124,6 +148,12 @@ _PEOPLE = PEOPLE
 _words = words_of
 _base_verb = base_verb
 _ALL_VERBS = ALL_VERBS
+
+
+def _state_verb(word: str) -> bool:
+    """'trusting' -> True: a verb of a state of mind, in any form."""
+    return any(form in STATE_VERBS for form in (word, word[:-3], word[:-3] + "e", word[:-1])
+               if word.endswith(("ing", "s")) or form == word)
 
 
 def _looks_like_action(clause: str) -> bool:
@@ -205,15 +235,18 @@ def check_behavior(text: str) -> list[Finding]:
     causative = re.match(r"get (?:\w+ ){1,3}?to (\w+)", body)
     phrase = next((p for p in VAGUE_PHRASES if re.search(rf"\b{re.escape(p)}\b", unquoted_body)), None)
     if verb in ("stop", "start", "begin", "keep", "quit") and (
-            after in _STATES or _base_verb(after) in SURE_GOAL_VERBS):
+            after in _STATES or _base_verb(after) in SURE_GOAL_VERBS or _state_verb(after)):
         error(f"\"{verb} {after} ...\" describes a state of mind or an aim, not something you can hear.",
               f"Name what the manager will stop or start saying or doing. {_SUGGEST_BEHAVIOR}")
-    elif not verb:
+    elif not verb or _state_verb(verb):
         error(goal_reason)
     elif len(words) <= 2 and verb not in ("stop", "quit") and not _QUOTED.search(body) \
             and not _ANCHORS.search(" ".join(w for w in words if w not in ("question", "questions"))):
         error(f"\"{stripped}\" names an activity, not a behavior: say when, to whom or what "
               "exactly, so you could hear it in the next call or pipeline review.")
+    elif phrase and _DETAIL.search(unquoted_body):
+        warning(f"\"{phrase}\" often names an aim; check that what follows says what you would "
+                "hear or see in the next call or pipeline review.")
     elif phrase:
         error(f"\"{phrase}\" names an aim, not an action: there is nothing to hear in the next "
               "call or pipeline review.")
@@ -233,7 +266,8 @@ def check_behavior(text: str) -> list[Finding]:
     elif verb in SURE_GOAL_VERBS:
         warning(f"\"{verb} {after} ...\" can be an action or an aim; check that you could hear "
                 "or see it in the next call or pipeline review.")
-    elif verb in ("raise", "lift", "push") and METRIC_NOUNS & set(words):
+    elif verb in _CHANGE_VERBS and (METRIC_NOUNS & set(words) or _METRIC_OF.search(body)) \
+            and not _HEARD_NUMBERS.search(body):
         error(goal_reason)
     elif verb in SOFT_GOAL_VERBS:
         # "Support the reps": a person alone is nothing to hear; a call, a date, the CRM is.
@@ -262,10 +296,20 @@ def check_behavior(text: str) -> list[Finding]:
     # A quoted question is exactly "what the manager will say".
     anchored = bool(_ANCHORS.search(stripped.lower()) or "?" in stripped or _QUOTED.search(body))
     already = any(f.severity == Severity.ERROR for f in findings)
+    feeling = _FEELINGS.search(unquoted_body)
+    if feeling and not already and not _DETAIL.search(body):
+        error(f"\"{feeling.group(1)}\" names a feeling, not something you can hear or see.",
+              _SUGGEST_BEHAVIOR)
+        already = True
     trailing = comparative and not _words(unquoted_body[comparative.end():])  # "coach the reps more"
     if comparative and not already:
+        compared = _words(unquoted_body[comparative.end():])[:2]
+        rest = unquoted_body[:comparative.start()] + " ".join(
+            _words(unquoted_body[comparative.end():])[2:])
         sure = (not anchored or abstract or trailing
-                or comparative.group(1) in _QUALITY_COMPARATIVES)
+                or comparative.group(1) in _QUALITY_COMPARATIVES
+                or _OUTCOMES & set(compared)  # "close more deals": a result, not an action
+                or not _DETAIL.search(rest))  # "ask more open questions": how many, when?
         (error if sure else warning)(
             f"\"{comparative.group(1)}\" makes this an aim; say exactly what will be asked or done.",
             "Write the question or the action itself, e.g. ask \"What will you review, and who "
@@ -278,7 +322,9 @@ def check_behavior(text: str) -> list[Finding]:
             f"\"{abstract.group(1)}\" is an abstract quality, not something you can hear.",
             _SUGGEST_BEHAVIOR)
 
-    joined, marked = second_actions(body)
+    negative = bool(re.match(r"(?:[^,;]*,\s*)?(?:don't|do not|never|no longer)\b",
+                             stripped.lower().replace("\u2019", "'")))
+    joined, marked = second_actions(body, negative)
     unrelated = [v for v, how in joined if not how]
     counted = [v for v, how in joined if how != "a step"]
     if marked or len(counted) >= 2 or unrelated:
