@@ -105,13 +105,19 @@ TOPIC_GROUPS = (
               "moment moments".split()),
 )
 
+# Work apart from the conversation being coached: a second action on one of these
+# ("..., then send the quarterly report to finance") is another behavior.
+SEPARATE_WORK = frozenset("""
+    report reports plan plans deck decks offsite licence licences license licenses territory
+    territories commission commissions compensation headcount hire hiring recruiting interview
+    interviews training trainings onboarding dashboard dashboards playbook handbook wiki template
+    templates newsletter lunch lunches offsites okrs finance hr tooling engineer sdr sdrs
+    kick-off kickoff all-hands quarterly
+""".split())
+
 # Words that make a behavior a change of one's own stance, written as a negation:
 # "Don't suggest a date; ask what the customer said" is one adjustment, not two behaviors.
 NEGATIONS = frozenset("don't dont never stop quit avoid resist refrain no instead".split())
-
-# The occasion itself: "greet the customer, then hand the call to the rep" acts on the same call.
-OCCASION_NOUNS = frozenset("call calls meeting review demo conversation session floor discussion "
-                           "1:1 one-on-one one-to-one".split())
 
 # After a verb, a word that carries on its action rather than naming a thing of its own.
 PREPOSITIONS = frozenset("""
@@ -133,7 +139,8 @@ VAGUE_PHRASES = (
     "lead by example", "set the tone", "extra mile", "take ownership", "on top of", "up your game",
     "level up", "show up", "be there for", "make time", "open door", "open-door", "walk the talk",
     "set expectations", "clear expectations", "big picture", "best practice", "best practices",
-    "follow through", "follow-through", "lead from the front",
+    "follow through", "follow-through", "lead from the front", "spend time", "find time",
+    "take time", "spend more time",
 )
 
 # Words that say how, not what: "listen actively", "communicate clearly".

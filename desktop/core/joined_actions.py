@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 
 from desktop.core.behavior_text import QUOTED, STOPWORDS, WH_WORDS, is_verb, key_words, words_of
-from desktop.core.behavior_words import (BACK_REFERENCES, DETERMINERS, NEGATIONS, OCCASION_NOUNS,
-                                         PARTICLES, PREPOSITIONS, TOPIC_GROUPS, VERB_FOLLOWERS)
+from desktop.core.behavior_words import (BACK_REFERENCES, DETERMINERS, NEGATIONS,
+                                         PARTICLES, PREPOSITIONS, SEPARATE_WORK, TOPIC_GROUPS,
+                                         VERB_FOLLOWERS)
 
 __all__ = ["second_actions"]
 
@@ -44,13 +45,16 @@ def _related(first: str, second: list[str], sequence: bool, replaces: bool) -> s
         return "a step"
     if replaces:
         return "a step"  # "Don't suggest a date; ask what the customer said": one change
+    own_work = SEPARATE_WORK & set(rest) and not SEPARATE_WORK & set(words_of(first))
+    if own_work:
+        return ""  # "..., then send the quarterly report to finance"
     if key_words(first) & key_words(" ".join(rest)):
         return "same topic"
     a, b = set(words_of(first)), set(rest)
     if any(a & group and b & group for group in TOPIC_GROUPS):
         return "same topic"
-    if sequence and set(rest[:3]) & OCCASION_NOUNS:  # "greet the customer, then hand the call over"
-        return "a step"
+    if sequence:  # "greet the customer, then hand the call over": steps of one moment
+        return "same topic"
     if len(rest) < 2:
         return "a step"  # "..., and move on"
     return ""
