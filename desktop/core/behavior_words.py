@@ -63,7 +63,7 @@ GOAL_VERBS_AS_ACTIONS = {"work": ("through", "out"), "coach": ("one", "this", "t
 SOFT_GOAL_VERBS = frozenset("""
     make ensure encourage support manage handle consider remember maintain create build adopt
     need should must establish promote instil instill cultivate inspire motivate enable
-    facilitate align help engage demonstrate prioritise prioritize
+    facilitate align help engage demonstrate prioritise prioritize mentor nurture guide groom
 """.split())
 
 # Words that tell a verb from a noun when the verb is one the check does not know:
@@ -112,7 +112,8 @@ SEPARATE_WORK = frozenset("""
     territories commission commissions compensation headcount hire hiring recruiting interview
     interviews training trainings onboarding dashboard dashboards playbook handbook wiki template
     templates newsletter lunch lunches offsites okrs finance hr tooling engineer sdr sdrs
-    kick-off kickoff all-hands quarterly
+    kick-off kickoff all-hands quarterly mornings afternoons mondays tuesdays wednesdays
+    thursdays fridays
 """.split())
 
 # Words that make a behavior a change of one's own stance, written as a negation:
@@ -146,7 +147,9 @@ VAGUE_PHRASES = (
 # Words that say how, not what: "listen actively", "communicate clearly".
 MANNER_WORDS = frozenset("""
     well properly often regularly consistently clearly actively effectively more better openly
-    honestly carefully closely frequently constantly
+    honestly carefully closely frequently constantly seriously proactively strategically
+    diligently intentionally positively confidently assertively firmly calmly patiently
+    respectfully professionally thoughtfully personally
 """.split())
 
 # Who does it, when a coach writes the behavior as a description ("The manager asks ...").

@@ -24,6 +24,10 @@ _JOIN = re.compile(r"(?:([,;:]|\s[-–—])\s*(?:and\s+)?(?:then\s+)?|\band\s+(?
                    r"(?:(?:just|also|immediately|straight|only|always|never|don't|do not)\s+)?([a-z][a-z-]*)\b")
 
 
+# Verbs that leave something out: what follows them may be what replaces it.
+_LEAVES = frozenset("skip drop cut replace swap".split())
+
+
 def _has_own_object(after: list[str]) -> bool:
     """Does the second verb act on a thing of its own ("move the team meeting"), rather than
     going on with the first ("and wait for the answer", "and stay on mute", "and move on")?"""
@@ -36,18 +40,24 @@ def _has_own_object(after: list[str]) -> bool:
     return first not in PREPOSITIONS and first not in WH_WORDS and first not in BACK_REFERENCES
 
 
-def _related(first: str, second: list[str], sequence: bool, replaces: bool) -> str:
+def _related(first: str, second: list[str], sequence: bool, replaces: bool, stops: bool) -> str:
     """How the second action is tied to the first: "refers back", "a step", "same topic" or ""."""
     rest = second[1:]
     if any(w in BACK_REFERENCES or w == "why" for w in rest):
         return "refers back"
     if not _has_own_object(rest):
         return "a step"
+    # Work apart from the conversation: "..., then send the quarterly report to finance",
+    # "..., and move the team meeting to Tuesday mornings".
+    own_work = bool(SEPARATE_WORK & set(rest) and not SEPARATE_WORK & set(words_of(first))
+                    or rest[0] in ("move", "reschedule", "cancel", "organise", "organize")
+                    and {"meeting", "lunch", "offsite", "call", "session"} & set(rest[1:5]))
+    if own_work:
+        return ""
     if replaces:
         return "a step"  # "Don't suggest a date; ask what the customer said": one change
-    own_work = SEPARATE_WORK & set(rest) and not SEPARATE_WORK & set(words_of(first))
-    if own_work:
-        return ""  # "..., then send the quarterly report to finance"
+    if stops and not own_work:
+        return "same topic"  # "Skip the status update and start with the hardest deal"
     if key_words(first) & key_words(" ".join(rest)):
         return "same topic"
     a, b = set(words_of(first)), set(rest)
@@ -95,9 +105,10 @@ def second_actions(body: str, negative: bool = False) -> tuple[list[tuple[str, s
             continue  # "..., listen." at the end: a last step
         sequence = "then" in m.group(0) or bool(re.search(r"\b(afterwards|after that)\b",
                                                             unquoted[m.end():]))
-        stops = negative or any(w in NEGATIONS or w == "not" for w in words_of(preceding))
+        stops = negative or any(w in NEGATIONS or w in _LEAVES or w == "not"
+                                for w in words_of(preceding)[:2])
         replaces = stops and separator in (";", ":", "-", "–", "—") or bool(
             re.search(r"\b(instead|rather)\b", unquoted[m.end():]))
         clause = [verb] + after
-        found.append((verb, _related(preceding, clause, sequence, replaces)))
+        found.append((verb, _related(preceding, clause, sequence, replaces, stops)))
     return found, marked

@@ -97,7 +97,7 @@ _ABSTRACT_NOUNS = re.compile(r"\b(discipline|accountability|proactivity|mindset|
                              r"hygiene|alignment|engagement|leadership|expectations|energy|passion|enthusiasm|trust|"
                              r"rapport|culture|vision|attitude|motivation|morale|goals|targets|objectives|standards?|"
                              r"initiative|credibility|visibility|awareness|effectiveness|efficiency|"
-                             r"capabilit(?:y|ies)|consistency|rigou?r|clarity)\b")
+                             r"capabilit(?:y|ies)|consistency|rigou?r|clarity|methodology|framework)\b")
 # A state the manager should be in: "hold reps accountable", "make sure they are aligned".
 _STATE_WORDS = re.compile(r"\b(accountable|proactive|effective(?:ly)?|aligned|engaged|motivated|"
                           r"organi[sz]ed|comfortable|confident|curious|customer-centric|"
@@ -128,6 +128,10 @@ _ANCHORS = re.compile(
     r"1:1|one-to-one|one-on-one|call|calls|demo|budget|pric(?:e|ing)|proposal|question|questions|"
     r"answer|meeting|criteri(?:on|a)|meddicc|spiced|stage|commit|risks?|words?|champion|decision|"
     r"talk time|recording|objection|competitor|discount|contract|email|session|review)\b")
+# A state to bring something into: "keep the forecast accurate", "make deal reviews count".
+_MADE_SO = re.compile(r"(?:keep|make|get)(?: [\w'-]+){1,3} (?:accurate|clean|healthy|tidy|current|"
+                      r"up to date|up-to-date|productive|efficient|consistent|focused|relevant|count|"
+                      r"matter|stick|work|happen|a priority|easier|simpler)$")
 # Verbs that move a number: with a rate, a number or a result, a target, not an action.
 _CHANGE_VERBS = frozenset("raise lift push lower reduce cut decrease double halve grow boost increase "
                           "improve maximise maximize minimise minimize reach beat hit".split())
@@ -250,6 +254,8 @@ def check_behavior(text: str) -> list[Finding]:
     elif phrase:
         error(f"\"{phrase}\" names an aim, not an action: there is nothing to hear in the next "
               "call or pipeline review.")
+    elif _MADE_SO.match(body):
+        error(goal_reason)
     elif causative and verb == "get":
         if causative.group(1) not in ACTION_VERBS:
             error(goal_reason)
