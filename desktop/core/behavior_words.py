@@ -82,7 +82,7 @@ METRIC_NOUNS = frozenset("""
     rate rates accuracy quota revenue number numbers performance results conversion attainment
     productivity bar standard standards game morale level levels activity activities volume
     output coverage velocity churn size average win cycle slippage attrition retention margin
-    arr acv bookings nps csat
+    arr acv bookings nps csat quality adoption
 """.split())
 
 # Words that point back to the first action: "pause ... and let them answer".

@@ -248,7 +248,7 @@ def check_behavior(text: str) -> list[Finding]:
             and not _ANCHORS.search(" ".join(w for w in words if w not in ("question", "questions"))):
         error(f"\"{stripped}\" names an activity, not a behavior: say when, to whom or what "
               "exactly, so you could hear it in the next call or pipeline review.")
-    elif phrase and _DETAIL.search(unquoted_body):
+    elif phrase and _DETAIL.search(unquoted_body) and verb not in SURE_GOAL_VERBS:
         warning(f"\"{phrase}\" often names an aim; check that what follows says what you would "
                 "hear or see in the next call or pipeline review.")
     elif phrase:
@@ -294,7 +294,16 @@ def check_behavior(text: str) -> list[Finding]:
             warning(f"The behavior starts with \"{verb}\", which the check does not know as an "
                     "action; start with what the manager will do or say.")
 
-    if verb in TOPIC_VERBS and not _QUOTED.search(body) and "?" not in stripped:
+    # "Talk to the reps about their deals" names a topic; "talk less than the rep" a share of the talk.
+    talks = verb in TOPIC_VERBS and (after in ("to", "with", "about", "through", "over")
+                                     or verb not in ("talk", "speak")) \
+        or verb in ("have", "hold") and re.match(
+        r"\w+ (?:an? |the )?(?:\w+ )?(?:conversations?|discussions?|chats?|talks?)\b", body)
+    if talks and not _QUOTED.search(body) and "?" not in stripped and not _DETAIL.search(body) \
+            and not any(f.severity == Severity.ERROR for f in findings):
+        error(f"\"{verb}\" names a conversation, not what is said in it: there is nothing to "
+              "listen for. Write the question or the point the manager will make.")
+    elif talks and not _QUOTED.search(body) and "?" not in stripped:
         warning(f"\"{verb}\" names a conversation, not what is said in it; write the question "
                 "or the point the manager will make.")
 
