@@ -113,7 +113,7 @@ SEPARATE_WORK = frozenset("""
     interviews training trainings onboarding dashboard dashboards playbook handbook wiki template
     templates newsletter lunch lunches offsites okrs finance hr tooling engineer sdr sdrs
     kick-off kickoff all-hands quarterly mornings afternoons mondays tuesdays wednesdays
-    thursdays fridays
+    thursdays fridays spreadsheet spreadsheets workshop workshops lms deck
 """.split())
 
 # Words that make a behavior a change of one's own stance, written as a negation:

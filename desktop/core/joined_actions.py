@@ -24,6 +24,10 @@ _JOIN = re.compile(r"(?:([,;:]|\s[-–—])\s*(?:and\s+)?(?:then\s+)?|\band\s+(?
                    r"(?:(?:just|also|immediately|straight|only|always|never|don't|do not)\s+)?([a-z][a-z-]*)\b")
 
 
+# A one-off task with its own deadline: "..., and rebuild the territory plan by Friday".
+_DEADLINE = re.compile(r"\bby (?:the end of |end of )?(?:monday|tuesday|wednesday|thursday|friday|"
+                       r"month end|quarter end|year end|january|february|march|april|may|june|july|"
+                       r"august|september|october|november|december|next week|next month|q[1-4])\b")
 # Verbs that leave something out: what follows them may be what replaces it.
 _LEAVES = frozenset("skip drop cut replace swap".split())
 
@@ -51,7 +55,8 @@ def _related(first: str, second: list[str], sequence: bool, replaces: bool, stop
     # "..., and move the team meeting to Tuesday mornings".
     own_work = bool(SEPARATE_WORK & set(rest) and not SEPARATE_WORK & set(words_of(first))
                     or rest[0] in ("move", "reschedule", "cancel", "organise", "organize")
-                    and {"meeting", "lunch", "offsite", "call", "session"} & set(rest[1:5]))
+                    and {"meeting", "lunch", "offsite", "call", "session"} & set(rest[1:5])
+                    or _DEADLINE.search(" ".join(rest)) and not _DEADLINE.search(first))
     if own_work:
         return ""
     if replaces:
@@ -63,11 +68,11 @@ def _related(first: str, second: list[str], sequence: bool, replaces: bool, stop
     a, b = set(words_of(first)), set(rest)
     if any(a & group and b & group for group in TOPIC_GROUPS):
         return "same topic"
-    if sequence:  # "greet the customer, then hand the call over": steps of one moment
-        return "same topic"
     if len(rest) < 2:
         return "a step"  # "..., and move on"
-    return ""
+    # "Open the CRM record and read the last activity aloud", "greet the customer, then hand
+    # the call over": two steps of one moment as often as two behaviors; not sure either way.
+    return "same topic"
 
 
 def second_actions(body: str, negative: bool = False) -> tuple[list[tuple[str, str]], bool]:

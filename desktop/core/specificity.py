@@ -87,7 +87,7 @@ def passes(findings: list[Finding]) -> bool:
 # Comparatives that turn an action into an aim ("ask better questions").
 _COMPARATIVES = re.compile(r"\b(better|more|less|stronger|smarter|harder|deeper|clearer|"
                            r"greater|higher|faster|tighter|sharper|crisper|bigger|larger|stricter|"
-                           r"fewer)\b(?!\s+than)")
+                           r"fewer|shorter|longer)\b(?!\s+than)")
 # Comparatives of quality are always aims; of quantity ("more questions about the
 # budget") they may be concrete enough, so only a warning when the rest is.
 _QUALITY_COMPARATIVES = frozenset("better stronger smarter deeper clearer greater tighter sharper "
@@ -112,6 +112,8 @@ _STATES = ("being", "feeling", "thinking", "trying", "worrying")
 # A feeling the manager should have or give: "show the team you care", "make reps feel heard".
 _FEELINGS = re.compile(r"\b(care|cares|feel|feels|trust|trusts|believe|appreciate[sd]?|enjoy|love|"
                        r"happy)\b")
+_ASKING = frozenset("ask probe question check confirm find listen quote repeat restate paraphrase "
+                    "write note record".split())
 # Something you could point to in the next call or review: a number, a quote, an occasion,
 # a thing on screen. It makes a doubtful wording worth a warning rather than an error.
 _DETAIL = re.compile(r"\d|[\"“‘?]|\b(one|two|three|four|five|six|seven|eight|nine|ten|once|twice|"
@@ -312,7 +314,8 @@ def check_behavior(text: str) -> list[Finding]:
     anchored = bool(_ANCHORS.search(stripped.lower()) or "?" in stripped or _QUOTED.search(body))
     already = any(f.severity == Severity.ERROR for f in findings)
     feeling = _FEELINGS.search(unquoted_body)
-    if feeling and not already and not _DETAIL.search(body):
+    # What the customer cares about is something to ask ("ask what the customer cares about most").
+    if feeling and not already and not _DETAIL.search(body) and verb not in _ASKING:
         error(f"\"{feeling.group(1)}\" names a feeling, not something you can hear or see.",
               _SUGGEST_BEHAVIOR)
         already = True
