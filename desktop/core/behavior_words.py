@@ -51,11 +51,17 @@ SURE_GOAL_VERBS = frozenset("""
     improve be become increase grow boost drive hit enhance strengthen optimise optimize
     master leverage embrace foster empower understand think know feel care learn
     own sell work focus try get coach develop excel elevate aim strive exceed achieve deliver
+    invest
 """.split())
+
+# Goal verbs that are plain actions when something exact follows: "be the customer in a
+# five-minute role-play", "deliver your feedback within 24 hours", "own the first five minutes".
+GOAL_VERBS_WITH_DETAIL = frozenset("be own drive deliver work focus try coach develop learn think".split())
 
 # Goal verbs that are actions in some turns of phrase: "work through the recording",
 # "focus the review on three deals", "try the question in your next call".
-GOAL_VERBS_AS_ACTIONS = {"work": ("through", "out"), "coach": ("one", "this", "that"), "focus": ("the", "each", "every", "your"),
+GOAL_VERBS_AS_ACTIONS = {"work": ("through", "out"), "coach": ("one", "this", "that"),
+                         "think": ("aloud", "out"), "focus": ("the", "each", "every", "your"),
                          "try": ("the", "this", "that", "one", "a", "out")}
 
 # Verbs that are often aims ("ensure alignment") but sometimes concrete ("ensure every

@@ -36,6 +36,7 @@ from datetime import date
 from desktop.core.behavior_text import (ALL_VERBS, PEOPLE, QUOTED, STOPWORDS, WH_WORDS, base_verb,
                                         words_of)
 from desktop.core.behavior_words import (ACTION_VERBS, BACK_REFERENCES, DETERMINERS, STATE_VERBS,
+                                         GOAL_VERBS_WITH_DETAIL,
                                          GOAL_VERBS_AS_ACTIONS,
                                          MANNER_WORDS, METRIC_NOUNS, SOFT_GOAL_VERBS, SUBJECTS,
                                          SURE_GOAL_VERBS, TOPIC_GROUPS, TOPIC_VERBS, VAGUE_PHRASES,
@@ -114,6 +115,16 @@ _FEELINGS = re.compile(r"\b(care|cares|feel|feels|trust|trusts|believe|appreciat
                        r"happy)\b")
 _ASKING = frozenset("ask probe question check confirm find listen quote repeat restate paraphrase "
                     "write note record".split())
+# What makes a goal verb a plain action ("be the customer in a five-minute role-play",
+# "deliver your feedback within 24 hours"): a number, a quote, a thing on screen.
+_EXACT = re.compile(r"\d|[\"“‘?]|\b(one|two|three|four|five|six|seven|eight|nine|ten|once|twice|"
+                    r"half|role-play|roleplay|field|timestamps?|recordings?|transcript|email|"
+                    r"screen|whiteboard|crm|salesforce|hubspot|clip)\b")
+# Endings of nouns: "Quality over quantity in pipeline reviews" starts with no action.
+_NOUN_ENDING = re.compile(r"(ity|ness|ship|ism|acy|ency|ancy|tion|sion|ment)$")
+_VERBS_LIKE_NOUNS = frozenset("implement experiment segment augment complement supplement "
+                              "position function commission audition section caution station "
+                              "partition petition motion".split())
 # Something you could point to in the next call or review: a number, a quote, an occasion,
 # a thing on screen. It makes a doubtful wording worth a warning rather than an error.
 _DETAIL = re.compile(r"\d|[\"“‘?]|\b(one|two|three|four|five|six|seven|eight|nine|ten|once|twice|"
@@ -157,7 +168,8 @@ _ALL_VERBS = ALL_VERBS
 
 
 def _state_verb(word: str) -> bool:
-    """'trusting' -> True: a verb of a state of mind, in any form."""
+    """'trusting' -> True: a verb of a state of mind, in any form ('overthinking' too)."""
+    word = re.sub(r"^(?:over|under)(?=\w{4})", "", word)
     return any(form in STATE_VERBS for form in (word, word[:-3], word[:-3] + "e", word[:-1])
                if word.endswith(("ing", "s")) or form == word)
 
@@ -222,6 +234,8 @@ def check_behavior(text: str) -> list[Finding]:
     after = words[1] if len(words) > 1 else ""
     unquoted_body = _QUOTED.sub(" ", body)
     state = _STATE_WORDS.search(unquoted_body)
+    if state and verb in _ASKING and WH_WORDS & set(_words(unquoted_body[:state.start()])):
+        state = None  # "ask the rep how confident they feel": what is asked, not a trait
     hoped = next((w for w in _words(unquoted_body)[1:4] if w in _HOPED_FOR), None)
     if state is None and hoped:
         state = re.search(rf"\b({re.escape(hoped)})\b", unquoted_body)
@@ -269,7 +283,8 @@ def check_behavior(text: str) -> list[Finding]:
               "or say.")
     elif verb in ("more", "less", "better") or _COMPARATIVES.match(body):
         error(f"\"{stripped}\" names an aim, not an action the manager can take.")
-    elif verb in SURE_GOAL_VERBS and after not in GOAL_VERBS_AS_ACTIONS.get(verb, ()):
+    elif verb in SURE_GOAL_VERBS and after not in GOAL_VERBS_AS_ACTIONS.get(verb, ()) and not (
+            verb in GOAL_VERBS_WITH_DETAIL and _EXACT.search(body)):
         error(goal_reason)
     elif verb in SURE_GOAL_VERBS:
         warning(f"\"{verb} {after} ...\" can be an action or an aim; check that you could hear "
@@ -286,7 +301,10 @@ def check_behavior(text: str) -> list[Finding]:
             warning(f"\"{verb}\" often names an aim rather than an action; check that you could "
                     "hear or see it in the next call or pipeline review.")
     elif not verb_known:
-        if after in VERB_FOLLOWERS or len(words) == 1:
+        if _NOUN_ENDING.search(verb) and verb not in _VERBS_LIKE_NOUNS:
+            error(f"\"{stripped}\" names a topic or a quality, not an action: say what the manager "
+                  "will do or say.")
+        elif after in VERB_FOLLOWERS or len(words) == 1:
             warning(f"\"{verb}\" is not a verb the check knows; make sure it is something you "
                     "could hear or see the manager do.")
         elif not any(w in ACTION_VERBS for w in words):
@@ -322,8 +340,7 @@ def check_behavior(text: str) -> list[Finding]:
     trailing = comparative and not _words(unquoted_body[comparative.end():])  # "coach the reps more"
     if comparative and not already:
         compared = _words(unquoted_body[comparative.end():])[:2]
-        rest = unquoted_body[:comparative.start()] + " ".join(
-            _words(unquoted_body[comparative.end():])[2:])
+        rest = re.sub(rf"\b{comparative.group(1)}\b(?:\s+[\w'-]+){{0,2}}", " ", body, count=1)
         sure = (not anchored or abstract or trailing
                 or comparative.group(1) in _QUALITY_COMPARATIVES
                 or _OUTCOMES & set(compared)  # "close more deals": a result, not an action
