@@ -147,7 +147,7 @@ VAGUE_PHRASES = (
     "level up", "show up", "be there for", "make time", "open door", "open-door", "walk the talk",
     "set expectations", "clear expectations", "big picture", "best practice", "best practices",
     "follow through", "follow-through", "lead from the front", "spend time", "find time",
-    "take time", "spend more time",
+    "take time", "spend more time", "the right",
 )
 
 # Words that say how, not what: "listen actively", "communicate clearly".

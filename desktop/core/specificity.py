@@ -145,6 +145,10 @@ _ANCHORS = re.compile(
 _MADE_SO = re.compile(r"(?:keep|make|get)(?: [\w'-]+){1,3} (?:accurate|clean|healthy|tidy|current|"
                       r"up to date|up-to-date|productive|efficient|consistent|focused|relevant|count|"
                       r"matter|stick|work|happen|a priority|easier|simpler)$")
+# A mood to stay in: "stay calm when deals slip" (but "stay silent until ..." is heard).
+_STAY_STATE = re.compile(r"(?:stay|remain|keep|be) (?:\w+ )?(?:calm|composed|patient|humble|present|open|"
+                         r"neutral|relaxed|focused|positive|available|approachable|supportive|"
+                         r"optimistic|upbeat|cool)\b")
 # Verbs that move a number: with a rate, a number or a result, a target, not an action.
 _CHANGE_VERBS = frozenset("raise lift push lower reduce cut decrease double halve grow boost increase "
                           "improve maximise maximize minimise minimize reach beat hit".split())
@@ -258,7 +262,7 @@ def check_behavior(text: str) -> list[Finding]:
             after in _STATES or _base_verb(after) in SURE_GOAL_VERBS or _state_verb(after)):
         error(f"\"{verb} {after} ...\" describes a state of mind or an aim, not something you can hear.",
               f"Name what the manager will stop or start saying or doing. {_SUGGEST_BEHAVIOR}")
-    elif not verb or _state_verb(verb):
+    elif not verb or _state_verb(verb) and after not in GOAL_VERBS_AS_ACTIONS.get(verb, ()):
         error(goal_reason)
     elif len(words) <= 2 and verb not in ("stop", "quit") and not _QUOTED.search(body) \
             and not _ANCHORS.search(" ".join(w for w in words if w not in ("question", "questions"))):
@@ -270,7 +274,7 @@ def check_behavior(text: str) -> list[Finding]:
     elif phrase:
         error(f"\"{phrase}\" names an aim, not an action: there is nothing to hear in the next "
               "call or pipeline review.")
-    elif _MADE_SO.match(body):
+    elif _MADE_SO.match(body) or _STAY_STATE.match(body):
         error(goal_reason)
     elif causative and verb == "get":
         if causative.group(1) not in ACTION_VERBS:
@@ -284,7 +288,9 @@ def check_behavior(text: str) -> list[Finding]:
     elif verb in ("more", "less", "better") or _COMPARATIVES.match(body):
         error(f"\"{stripped}\" names an aim, not an action the manager can take.")
     elif verb in SURE_GOAL_VERBS and after not in GOAL_VERBS_AS_ACTIONS.get(verb, ()) and not (
-            verb in GOAL_VERBS_WITH_DETAIL and _EXACT.search(body)):
+            verb in GOAL_VERBS_WITH_DETAIL and _EXACT.search(body)
+            and (verb != "be" or after in DETERMINERS) and not _COMPARATIVES.match(after)
+            and after not in ("more", "less")):
         error(goal_reason)
     elif verb in SURE_GOAL_VERBS:
         warning(f"\"{verb} {after} ...\" can be an action or an aim; check that you could hear "
