@@ -145,10 +145,19 @@ _ANCHORS = re.compile(
 _MADE_SO = re.compile(r"(?:keep|make|get)(?: [\w'-]+){1,3} (?:accurate|clean|healthy|tidy|current|"
                       r"up to date|up-to-date|productive|efficient|consistent|focused|relevant|count|"
                       r"matter|stick|work|happen|a priority|easier|simpler)$")
+# Done so that someone grows, with nothing exact to do: "give reps space to develop".
+_FOR_GROWTH = re.compile(r"\bto (?:develop|grow|improve|succeed|learn|thrive|shine|flourish)$")
 # A mood to stay in: "stay calm when deals slip" (but "stay silent until ..." is heard).
 _STAY_STATE = re.compile(r"(?:stay|remain|keep|be) (?:\w+ )?(?:calm|composed|patient|humble|present|open|"
                          r"neutral|relaxed|focused|positive|available|approachable|supportive|"
                          r"optimistic|upbeat|cool)\b")
+# Words that name where the work happens but nothing in it: "Prepare for pipeline reviews",
+# "Join rep calls" is an activity; "Confirm next steps" names what to hear.
+_GENERIC = frozenset("""
+    pipeline reviews review calls call meetings meeting 1:1s 1:1 one-on-ones one-to-ones deals deal
+    forecast recordings sessions session coaching opportunities team reps rep rep's the a an your
+    their more for on with to in about new weekly regularly often all every each own
+""".split())
 # Verbs that move a number: with a rate, a number or a result, a target, not an action.
 _CHANGE_VERBS = frozenset("raise lift push lower reduce cut decrease double halve grow boost increase "
                           "improve maximise maximize minimise minimize reach beat hit".split())
@@ -264,8 +273,10 @@ def check_behavior(text: str) -> list[Finding]:
               f"Name what the manager will stop or start saying or doing. {_SUGGEST_BEHAVIOR}")
     elif not verb or _state_verb(verb) and after not in GOAL_VERBS_AS_ACTIONS.get(verb, ()):
         error(goal_reason)
-    elif len(words) <= 2 and verb not in ("stop", "quit") and not _QUOTED.search(body) \
-            and not _ANCHORS.search(" ".join(w for w in words if w not in ("question", "questions"))):
+    elif (len(words) <= 2 and verb not in ("stop", "quit") and not _QUOTED.search(body)
+          and not _ANCHORS.search(" ".join(w for w in words if w not in ("question", "questions")))) \
+            or (len(words) <= 4 and verb in ACTION_VERBS and not _EXACT.search(body)
+                and all(w in _GENERIC for w in words[1:])):
         error(f"\"{stripped}\" names an activity, not a behavior: say when, to whom or what "
               "exactly, so you could hear it in the next call or pipeline review.")
     elif phrase and _DETAIL.search(unquoted_body) and verb not in SURE_GOAL_VERBS:
@@ -274,7 +285,8 @@ def check_behavior(text: str) -> list[Finding]:
     elif phrase:
         error(f"\"{phrase}\" names an aim, not an action: there is nothing to hear in the next "
               "call or pipeline review.")
-    elif _MADE_SO.match(body) or _STAY_STATE.match(body):
+    elif _MADE_SO.match(body) or _STAY_STATE.match(body) or (
+            _FOR_GROWTH.search(body) and not _EXACT.search(body)):
         error(goal_reason)
     elif causative and verb == "get":
         if causative.group(1) not in ACTION_VERBS:
