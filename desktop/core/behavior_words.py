@@ -51,12 +51,13 @@ SURE_GOAL_VERBS = frozenset("""
     improve be become increase grow boost drive hit enhance strengthen optimise optimize
     master leverage embrace foster empower understand think know feel care learn
     own sell work focus try get coach develop excel elevate aim strive exceed achieve deliver
-    invest
+    invest tighten sharpen streamline uplevel upgrade beef ramp
 """.split())
 
 # Goal verbs that are plain actions when something exact follows: "be the customer in a
 # five-minute role-play", "deliver your feedback within 24 hours", "own the first five minutes".
-GOAL_VERBS_WITH_DETAIL = frozenset("be own drive deliver work focus try coach develop learn think".split())
+GOAL_VERBS_WITH_DETAIL = frozenset("be own drive deliver work focus try coach develop learn think "
+                                   "sharpen tighten".split())
 
 # Goal verbs that are actions in some turns of phrase: "work through the recording",
 # "focus the review on three deals", "try the question in your next call".
@@ -119,7 +120,7 @@ SEPARATE_WORK = frozenset("""
     interviews training trainings onboarding dashboard dashboards playbook handbook wiki template
     templates newsletter lunch lunches offsites okrs finance hr tooling engineer sdr sdrs
     kick-off kickoff all-hands quarterly mornings afternoons mondays tuesdays wednesdays
-    thursdays fridays spreadsheet spreadsheets workshop workshops lms deck
+    thursdays fridays spreadsheet spreadsheets workshop workshops lms deck sko
 """.split())
 
 # Words that make a behavior a change of one's own stance, written as a negation:
@@ -160,7 +161,10 @@ MANNER_WORDS = frozenset("""
 
 # Who does it, when a coach writes the behavior as a description ("The manager asks ...").
 SUBJECTS = ("the manager will ", "manager will ", "you will ", "i will ", "we will ",
-            "the manager ", "manager ", "you ", "i ", "we ")
+            "the manager ", "manager ", "mgr ", "you ", "i ", "we ")
+# Modals a coach writes before the verb ("Needs to own the forecast", "should ask ...").
+MODALS = ("needs to ", "need to ", "should ", "must ", "has to ", "have to ", "will ", "to ",
+          "is going to ", "going to ", "can ", "could ")
 
 # Verbs that name a conversation without saying what is said in it ("talk to the reps
 # about their deals"): a warning, since the topic alone gives nothing to listen for.

@@ -20,7 +20,7 @@ from desktop.core.behavior_words import (BACK_REFERENCES, DETERMINERS, NEGATIONS
 __all__ = ["second_actions"]
 
 # A join: ", and", "; ", "and", "then", ", ", followed by a word that may be a verb.
-_JOIN = re.compile(r"(?:([,;:]|\s[-–—])\s*(?:and\s+)?(?:then\s+)?|\band\s+(?:then\s+)?|\bthen\s+)"
+_JOIN = re.compile(r"(?:([,;:]|\s[-–—])\s*(?:and\s+)?(?:then\s+)?|(?:\band|\s[&+])\s+(?:then\s+)?|\bthen\s+)"
                    r"(?:(?:just|also|immediately|straight|only|always|never|don't|do not)\s+)?([a-z][a-z-]*)\b")
 
 

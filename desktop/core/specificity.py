@@ -35,7 +35,7 @@ from datetime import date
 
 from desktop.core.behavior_text import (ALL_VERBS, PEOPLE, QUOTED, STOPWORDS, WH_WORDS, base_verb,
                                         words_of)
-from desktop.core.behavior_words import (ACTION_VERBS, BACK_REFERENCES, DETERMINERS, STATE_VERBS,
+from desktop.core.behavior_words import (ACTION_VERBS, BACK_REFERENCES, DETERMINERS, MODALS, STATE_VERBS,
                                          GOAL_VERBS_WITH_DETAIL,
                                          GOAL_VERBS_AS_ACTIONS,
                                          MANNER_WORDS, METRIC_NOUNS, SOFT_GOAL_VERBS, SUBJECTS,
@@ -156,7 +156,7 @@ _STAY_STATE = re.compile(r"(?:stay|remain|keep|be) (?:\w+ )?(?:calm|composed|pat
 _GENERIC = frozenset("""
     pipeline reviews review calls call meetings meeting 1:1s 1:1 one-on-ones one-to-ones deals deal
     forecast recordings sessions session coaching opportunities team reps rep rep's the a an your
-    their more for on with to in about new weekly regularly often all every each own
+    their more for on with to in about new weekly regularly often all every each own up out
 """.split())
 # Verbs that move a number: with a rate, a number or a result, a target, not an action.
 _CHANGE_VERBS = frozenset("raise lift push lower reduce cut decrease double halve grow boost increase "
@@ -213,7 +213,7 @@ def _strip_situation(text: str) -> str:
     changed = True
     while changed:
         changed = False
-        for prefix in _SOFTENERS + SUBJECTS:
+        for prefix in _SOFTENERS + SUBJECTS + MODALS:
             if lowered.startswith(prefix):
                 lowered, changed = lowered[len(prefix):], True
     # "The manager asks ..." / "try asking ...": read the verb in its base form.
