@@ -10,7 +10,8 @@ import re
 
 from db.models import CoachingItem
 from db.store import Store
-from desktop.core.specificity import ACTION_VERBS
+from desktop.core.behavior_text import ALL_VERBS
+from desktop.core.behavior_words import DETERMINERS
 from desktop.errors import CallmarkError
 from desktop.services.item_rows import ItemRow
 from desktop.services.people import local_coach_person
@@ -18,7 +19,7 @@ from desktop.services.people import local_coach_person
 __all__ = ["split_text", "split_behavior"]
 
 
-_JOINS = re.compile(r"\s*(?:;|,?\s*\band also\b|\bas well as\b|,?\s*\band then\b|,\s*then\b|,?\s*\band\b|,)\s*")
+_JOINS = re.compile(r"\s*(?:;|,?\s*\band also\b|\bas well as\b|,?\s*\band then\b|,\s*then\b|,?\s*\band\b|,|\s[&+])\s*")
 # A leading situation ("When the customer asks for information, ask ...") is not a second action.
 _SITUATION = re.compile(r"^(?:when|whenever|during|in|at|before|after|if|once|each time|every time|on|for|"
                         r"as soon as)\b[^,]*,", re.IGNORECASE)
@@ -39,14 +40,16 @@ def split_text(text: str) -> tuple[str, str] | None:
         if m.start() < skip_before or m.start() == 0 or any(a <= m.start() < b for a, b in quoted):
             continue
         rest = stripped[m.end():]
-        verb = re.match(r"[A-Za-z]+", rest)
+        verb = re.match(r"(?:also\s+)?([A-Za-z]+)\s*([A-Za-z']*)", rest)
         join = m.group(0).strip(" ,")
-        if verb and (verb.group(0).lower() in ACTION_VERBS or join in (";", "and also", "as well as")):
+        # A verb the check knows, or any word with its object after it ("and renew the licences").
+        if verb and (verb.group(1).lower() in ALL_VERBS or verb.group(2).lower() in DETERMINERS
+                     or join in (";", "and also", "as well as")):
             best = m
     if best is None:
         return None
     first = stripped[: best.start()].rstrip(" ,;")
-    second = stripped[best.end():].strip()
+    second = re.sub(r"^also\s+", "", stripped[best.end():].strip(), flags=re.IGNORECASE)
     if not first or not second:
         return None
     if not first.endswith((".", "?", "!")):

@@ -222,6 +222,15 @@ def test_split_text_leaves_quoted_questions_and_situations_alone():
         "Pause after the price.", "Confirm the customer's reaction.")
 
 
+def test_split_text_finds_a_second_behavior_in_any_verb_or_join():
+    # Verbs the check may not know, "&", and "also" left off the second item.
+    assert items.split_text("Check the next-step field and renew the team's LinkedIn licences") == (
+        "Check the next-step field.", "Renew the team's LinkedIn licences")
+    assert items.split_text("Ask about the budget & plan the SKO") == ("Ask about the budget.", "Plan the SKO")
+    assert items.split_text("Listen to one call per rep each week; also start a monthly team lunch") == (
+        "Listen to one call per rep each week.", "Start a monthly team lunch")
+
+
 def test_behavior_library_offers_the_seed_then_what_was_written(store, info_moment):
     assert items.behavior_library(store)[:2] == [METHOD_EXAMPLE, INFO_BEHAVIOR]
     items.create_item(store, [info_moment.id], behavior_text="Pause for three seconds after stating the price.")
