@@ -52,7 +52,8 @@ _ABSTRACT_NOUNS = re.compile(r"\b(discipline|accountability|proactivity|mindset|
                              r"hygiene|alignment|engagement|leadership|expectations|energy|passion|enthusiasm|trust|"
                              r"rapport|culture|vision|attitude|motivation|morale|goals|targets|objectives|standards?|"
                              r"initiative|credibility|visibility|awareness|effectiveness|efficiency|"
-                             r"capabilit(?:y|ies)|consistency|rigou?r|clarity|methodology|framework)\b")
+                             r"capabilit(?:y|ies)|consistency|rigou?r|clarity|methodology|framework|importance|"
+                             r"support|guidance)\b")
 # A state the manager should be in: "hold reps accountable", "make sure they are aligned".
 _STATE_WORDS = re.compile(r"\b(accountable|proactive|effective(?:ly)?|aligned|engaged|motivated|"
                           r"organi[sz]ed|comfortable|confident|curious|customer-centric|"
@@ -62,7 +63,7 @@ _STATE_WORDS = re.compile(r"\b(accountable|proactive|effective(?:ly)?|aligned|en
 _HOPED_FOR = frozenset("strong good great powerful impactful meaningful robust rigorous "
                        "rigorously thorough thoroughly solid insightful high-quality "
                        "world-class constructive actionable timely regular honest candid useful "
-                       "valuable effective".split())
+                       "valuable effective ongoing continuous continual".split())
 _STATES = ("being", "feeling", "thinking", "trying", "worrying")
 # A feeling the manager should have or give: "show the team you care", "make reps feel heard".
 _FEELINGS = re.compile(r"\b(care|cares|feel|feels|trust|trusts|believe|appreciate[sd]?|enjoy|love|"
@@ -198,7 +199,7 @@ def check_behavior(text: str) -> list[Finding]:
     hoped = next((w for w in _words(unquoted_body)[1:4] if w in _HOPED_FOR), None)
     if state is None and hoped:
         state = re.search(rf"\b({re.escape(hoped)})\b", unquoted_body)
-    abstract = state or _ABSTRACT_NOUNS.search(unquoted_body)
+    abstract = state or _ABSTRACT_NOUNS.search(unquoted_body, len(verb))  # not the verb itself
     comparative = _COMPARATIVES.search(unquoted_body)
     findings: list[Finding] = []
 
@@ -259,7 +260,9 @@ def check_behavior(text: str) -> list[Finding]:
     elif verb in SOFT_GOAL_VERBS:
         # "Support the reps": a person alone is nothing to hear; a call, a date, the CRM is.
         concrete = _ANCHORS.search(" ".join(w for w in _words(stripped) if w not in _PEOPLE))
-        if abstract or comparative or not concrete:
+        # "Make sure the team understands ...": a state of mind to bring about.
+        minded = any(_state_verb(w) for w in words[1:])
+        if abstract or comparative or not concrete or minded:
             error(goal_reason)
         else:
             warning(f"\"{verb}\" often names an aim rather than an action; check that you could "

@@ -164,7 +164,8 @@ SUBJECTS = ("the manager will ", "manager will ", "you will ", "i will ", "we wi
             "the manager ", "manager ", "mgr ", "you ", "i ", "we ")
 # Modals a coach writes before the verb ("Needs to own the forecast", "should ask ...").
 MODALS = ("needs to ", "need to ", "should ", "must ", "has to ", "have to ", "will ", "to ",
-          "is going to ", "going to ", "can ", "could ")
+          "is going to ", "going to ", "can ", "could ", "continue to ", "keep on ", "start to ",
+          "begin to ", "try to ", "remember to ")
 
 # Verbs that name a conversation without saying what is said in it ("talk to the reps
 # about their deals"): a warning, since the topic alone gives nothing to listen for.
