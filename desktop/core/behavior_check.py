@@ -75,6 +75,12 @@ _ASKING = frozenset("ask probe question check confirm find listen quote repeat r
 _EXACT = re.compile(r"\d|[\"“‘?]|\b(one|two|three|four|five|six|seven|eight|nine|ten|once|twice|"
                     r"half|role-play|roleplay|field|timestamps?|recordings?|transcript|email|"
                     r"screen|whiteboard|crm|salesforce|hubspot|clip)\b")
+# ... and for a goal verb, something exact about the act itself, not a count or a cadence
+# ("coach reps on discovery twice a week" is still an aim).
+_EXACT_ACT = re.compile(r"[\"“‘?]|\b(role-play|roleplay|field|timestamps?|recordings?|transcript|email|"
+                        r"screen|whiteboard|crm|salesforce|hubspot|clip)\b|\bwithin (?:\d+|an?|one|two|"
+                        r"three|24|48) |\b(?:first|last) (?:\w+ )?(?:minutes?|seconds?)\b|\b\w+-minute\b|"
+                        r"\b(?:\d+|one|two|three|four|five|ten|fifteen|twenty|thirty) (?:minutes?|seconds?)\b")
 # Endings of nouns: "Quality over quantity in pipeline reviews" starts with no action.
 _NOUN_ENDING = re.compile(r"(ity|ness|ship|ism|acy|ency|ancy|tion|sion|ment)$")
 _VERBS_LIKE_NOUNS = frozenset("implement experiment segment augment complement supplement "
@@ -247,7 +253,7 @@ def check_behavior(text: str) -> list[Finding]:
     elif verb in ("more", "less", "better") or _COMPARATIVES.match(body):
         error(f"\"{stripped}\" names an aim, not an action the manager can take.")
     elif verb in SURE_GOAL_VERBS and after not in GOAL_VERBS_AS_ACTIONS.get(verb, ()) and not (
-            verb in GOAL_VERBS_WITH_DETAIL and _EXACT.search(body)
+            verb in GOAL_VERBS_WITH_DETAIL and _EXACT_ACT.search(body)
             and (verb != "be" or after in DETERMINERS) and not _COMPARATIVES.match(after)
             and after not in ("more", "less")):
         error(goal_reason)
