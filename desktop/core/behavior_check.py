@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from desktop.core.behavior_text import PEOPLE, QUOTED, WH_WORDS, base_verb, words_of
+from desktop.core.behavior_text import ALL_VERBS, PEOPLE, QUOTED, WH_WORDS, base_verb, words_of
 from desktop.core.behavior_words import (ACTION_VERBS, DETERMINERS, GOAL_VERBS_AS_ACTIONS,
                                          GOAL_VERBS_WITH_DETAIL, MANNER_WORDS, METRIC_NOUNS, MODALS,
                                          SOFT_GOAL_VERBS, STATE_VERBS, SUBJECTS, SURE_GOAL_VERBS,
@@ -53,7 +53,7 @@ _ABSTRACT_NOUNS = re.compile(r"\b(discipline|accountability|proactivity|mindset|
                              r"rapport|culture|vision|attitude|motivation|morale|goals|targets|objectives|standards?|"
                              r"initiative|credibility|visibility|awareness|effectiveness|efficiency|"
                              r"capabilit(?:y|ies)|consistency|rigou?r|clarity|methodology|framework|importance|"
-                             r"support|guidance)\b")
+                             r"support|guidance|health|success)\b")
 # A state the manager should be in: "hold reps accountable", "make sure they are aligned".
 _STATE_WORDS = re.compile(r"\b(accountable|proactive|effective(?:ly)?|aligned|engaged|motivated|"
                           r"organi[sz]ed|comfortable|confident|curious|customer-centric|"
@@ -63,7 +63,8 @@ _STATE_WORDS = re.compile(r"\b(accountable|proactive|effective(?:ly)?|aligned|en
 _HOPED_FOR = frozenset("strong good great powerful impactful meaningful robust rigorous "
                        "rigorously thorough thoroughly solid insightful high-quality "
                        "world-class constructive actionable timely regular honest candid useful "
-                       "valuable effective ongoing continuous continual".split())
+                       "valuable effective ongoing continuous continual probing tough difficult "
+                       "smart".split())
 _STATES = ("being", "feeling", "thinking", "trying", "worrying")
 # A feeling the manager should have or give: "show the team you care", "make reps feel heard".
 _FEELINGS = re.compile(r"\b(care|cares|feel|feels|trust|trusts|believe|appreciate[sd]?|enjoy|love|"
@@ -136,6 +137,12 @@ _QUOTED = QUOTED
 _PEOPLE = PEOPLE
 _words = words_of
 _base_verb = base_verb
+
+
+def _manner(word: str) -> bool:
+    """'constructively', 'proactively': how, not what ('only', 'early', 'reply' are not)."""
+    return word in MANNER_WORDS or (word.endswith("ly") and len(word) > 5 and word not in ALL_VERBS
+                                    and word not in ("early", "only", "weekly", "daily", "monthly"))
 
 
 def _state_verb(word: str) -> bool:
@@ -247,7 +254,7 @@ def check_behavior(text: str) -> list[Finding]:
     elif len(words) > 1 and (
             (not _ANCHORS.search(stripped.lower())
              and all(w in MANNER_WORDS or w.endswith("ly") for w in words[1:]))
-            or (len(words) <= 4 and words[-1] in MANNER_WORDS and words[-1].endswith("ly"))):
+            or (len(words) <= 4 and _manner(words[-1]))):
         error(f"\"{stripped}\" says how or how often, not what: name what the manager will do "
               "or say.")
     elif verb in ("more", "less", "better") or _COMPARATIVES.match(body):

@@ -148,7 +148,9 @@ VAGUE_PHRASES = (
     "level up", "show up", "be there for", "make time", "open door", "open-door", "walk the talk",
     "set expectations", "clear expectations", "big picture", "best practice", "best practices",
     "follow through", "follow-through", "lead from the front", "spend time", "find time",
-    "take time", "spend more time", "the right",
+    "take time", "spend more time", "the right", "quality time", "up for success", "lean in",
+    "to their commitments", "to account", "get in front of", "stay ahead of",
+    "on the same page", "have their back", "in the loop",
 )
 
 # Words that say how, not what: "listen actively", "communicate clearly".
