@@ -53,7 +53,7 @@ _ABSTRACT_NOUNS = re.compile(r"\b(discipline|accountability|proactivity|mindset|
                              r"rapport|culture|vision|attitude|motivation|morale|goals|targets|objectives|standards?|"
                              r"initiative|credibility|visibility|awareness|effectiveness|efficiency|"
                              r"capabilit(?:y|ies)|consistency|rigou?r|clarity|methodology|framework|importance|"
-                             r"support|guidance|health|success)\b")
+                             r"support|guidance|health|success|reality)\b")
 # A state the manager should be in: "hold reps accountable", "make sure they are aligned".
 _STATE_WORDS = re.compile(r"\b(accountable|proactive|effective(?:ly)?|aligned|engaged|motivated|"
                           r"organi[sz]ed|comfortable|confident|curious|customer-centric|"
@@ -106,7 +106,9 @@ _ANCHORS = re.compile(
 # A state to bring something into: "keep the forecast accurate", "make deal reviews count".
 _MADE_SO = re.compile(r"(?:keep|make|get)(?: [\w'-]+){1,3} (?:accurate|clean|healthy|tidy|current|"
                       r"up to date|up-to-date|productive|efficient|consistent|focused|relevant|count|"
-                      r"matter|stick|work|happen|a priority|easier|simpler)$")
+                      r"matter|stick|work|happen|easier|simpler)$"
+                      r"|make(?: [\w'-]+){1,4} an? (?:habit|priority|focus|norm|standard|routine|"
+                      r"must|given|reality)(?=$| for | on | across | in )")  # but "make it a habit to ask ..."
 # Done so that someone grows, with nothing exact to do: "give reps space to develop".
 _FOR_GROWTH = re.compile(r"\bto (?:develop|grow|improve|succeed|learn|thrive|shine|flourish)$")
 # A mood to stay in: "stay calm when deals slip" (but "stay silent until ..." is heard).

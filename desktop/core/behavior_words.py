@@ -150,7 +150,8 @@ VAGUE_PHRASES = (
     "follow through", "follow-through", "lead from the front", "spend time", "find time",
     "take time", "spend more time", "the right", "quality time", "up for success", "lean in",
     "to their commitments", "to account", "get in front of", "stay ahead of",
-    "on the same page", "have their back", "in the loop",
+    "on the same page", "have their back", "in the loop", "close the gap", "bridge the gap",
+    "what matters", "what's important", "what counts",
 )
 
 # Words that say how, not what: "listen actively", "communicate clearly".
