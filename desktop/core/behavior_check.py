@@ -102,7 +102,8 @@ _ANCHORS = re.compile(
     r"crm|salesforce|hubspot|deal|deals|opportunit(?:y|ies)|forecast|pipeline review|"
     r"1:1|one-to-one|one-on-one|call|calls|demo|budget|pric(?:e|ing)|proposal|question|questions|"
     r"answer|meeting|criteri(?:on|a)|meddicc|spiced|stage|commit|risks?|words?|champion|decision|"
-    r"talk time|recording|objection|competitor|discount|contract|email|session|review)\b")
+    r"talk time|recording|objection|competitor|discount|contract|email|session|review|transcript|"
+    r"timestamps?|lines?|clips?|moments?|agenda|monologue)\b")
 # A state to bring something into: "keep the forecast accurate", "make deal reviews count".
 _MADE_SO = re.compile(r"(?:keep|make|get)(?: [\w'-]+){1,3} (?:accurate|clean|healthy|tidy|current|"
                       r"up to date|up-to-date|productive|efficient|consistent|focused|relevant|count|"
@@ -277,8 +278,12 @@ def check_behavior(text: str) -> list[Finding]:
         concrete = _ANCHORS.search(" ".join(w for w in _words(stripped) if w not in _PEOPLE))
         # "Make sure the team understands ...": a state of mind to bring about.
         minded = any(_state_verb(w) for w in words[1:])
+        # "Make the rep name the next step": the rep's action, as with "have the rep ...".
+        made = re.match(r"make (?:the |each |every |your )?(?:rep|reps|manager|team) (\w+)", body)
         if abstract or comparative or not concrete or minded:
             error(goal_reason)
+        elif made and made.group(1) in ACTION_VERBS:
+            pass
         else:
             warning(f"\"{verb}\" often names an aim rather than an action; check that you could "
                     "hear or see it in the next call or pipeline review.")

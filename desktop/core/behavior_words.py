@@ -42,7 +42,8 @@ ACTION_VERBS = frozenset("""
     react elaborate justify defend argue negotiate concede trade exchange substitute alter
     modify vary rotate alternate clean tidy sort hang-up interview separate rerun replay
     repeat rehearse stress emphasise emphasize pre-wire prewire brief instruct teach 
-    screen-share share-screen circle-back loop-in sum-up check-in join-in slow
+    screen-share share-screen circle-back loop-in sum-up check-in join-in slow re-listen
+    relisten re-read reread re-play lead
 """.split())
 
 # Verbs that name a goal, a trait or a state of mind: nothing to hear in the next call.
@@ -168,7 +169,9 @@ SUBJECTS = ("the manager will ", "manager will ", "you will ", "i will ", "we wi
 # Modals a coach writes before the verb ("Needs to own the forecast", "should ask ...").
 MODALS = ("needs to ", "need to ", "should ", "must ", "has to ", "have to ", "will ", "to ",
           "is going to ", "going to ", "can ", "could ", "continue to ", "keep on ", "start to ",
-          "begin to ", "try to ", "remember to ")
+          "begin to ", "try to ", "remember to ", "make it a habit to ", "make a habit of ",
+          "make a point of ", "make it a rule to ", "i'd like you to ", "i want you to ",
+          "i would like you to ")
 
 # Verbs that name a conversation without saying what is said in it ("talk to the reps
 # about their deals"): a warning, since the topic alone gives nothing to listen for.
