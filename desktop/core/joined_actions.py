@@ -28,6 +28,8 @@ _JOIN = re.compile(r"(?:([,;:]|\s[-–—])\s*(?:and\s+)?(?:then\s+)?|(?:\band|\
 _DEADLINE = re.compile(r"\bby (?:the end of |end of )?(?:monday|tuesday|wednesday|thursday|friday|"
                        r"month end|quarter end|year end|january|february|march|april|may|june|july|"
                        r"august|september|october|november|december|next week|next month|q[1-4])\b")
+_LONGEST = 1000  # characters; a behavior is a sentence or two
+
 # Verbs that leave something out: what follows them may be what replaces it.
 _LEAVES = frozenset("skip drop cut replace swap".split())
 
@@ -80,7 +82,8 @@ def second_actions(body: str, negative: bool = False) -> tuple[list[tuple[str, s
     whether the text says "and also" (or "as well as"): plainly another behavior.
 
     `negative`: the behavior opens with what the manager stops doing ("Don't ...")."""
-    unquoted = QUOTED.sub(" ", body)
+    # A pasted page is read as far as a behavior goes: the check runs as the coach types.
+    unquoted = QUOTED.sub(" ", body[:_LONGEST])
     marked = bool(re.search(r"\band also\b|\bas well as\b|[,;]\s*also\b|\balso\s+\w+$", unquoted)
                   and len(words_of(unquoted)) > 4)
     found = []
@@ -116,4 +119,6 @@ def second_actions(body: str, negative: bool = False) -> tuple[list[tuple[str, s
             re.search(r"\b(instead|rather)\b", unquoted[m.end():]))
         clause = [verb] + after
         found.append((verb, _related(preceding, clause, sequence, replaces, stops)))
+        if len(found) >= 8:
+            break  # plainly more than one behavior already
     return found, marked

@@ -41,6 +41,8 @@ TARGETS = {
     "library_start_ratio": ("<=", 1.5),
     "library_filter_ms_p95": ("<=", 50),
     "rss_mb_10k": ("<=", 400),
+    "specificity_ms_p95": ("<=", 5),  # checked on each keystroke in the item editor
+    "specificity_paste_ms": ("<=", 100),
 }
 
 
