@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from desktop.core.behavior_text import ALL_VERBS, PEOPLE, QUOTED, WH_WORDS, base_verb, words_of
+from desktop.core.behavior_text import ALL_VERBS, PEOPLE, QUOTED, STOPWORDS, WH_WORDS, base_verb, words_of
 from desktop.core.behavior_words import (ACTION_VERBS, DETERMINERS, GOAL_VERBS_AS_ACTIONS,
                                          GOAL_VERBS_WITH_DETAIL, MANNER_WORDS, METRIC_NOUNS, MODALS,
                                          SOFT_GOAL_VERBS, STATE_VERBS, SUBJECTS, SURE_GOAL_VERBS,
@@ -134,7 +134,7 @@ _SITUATION_OPENERS = ("when ", "whenever ", "during ", "in ", "at ", "before ", 
                       "once ", "each time ", "every time ", "on ", "for ", "as soon as ",
                       "next time ", "the next time ", "any time ", "anytime ", "each ", "every ")
 _SOFTENERS = ("always ", "consistently ", "explicitly ", "deliberately ", "first ", "then ",
-              "please ", "now ", "just ", "also ", "only ", "never ", "don't ", "do not ",
+              "please ", "now ", "just ", "also ", "only ", "never ", "don't ", "don\u2019t ", "do not ",
               "no longer ")
 _QUOTED = QUOTED
 _PEOPLE = PEOPLE
@@ -163,6 +163,8 @@ def _looks_like_action(clause: str) -> bool:
     first = words[0]
     if first in ACTION_VERBS or first in SURE_GOAL_VERBS or first in SOFT_GOAL_VERBS:
         return True
+    if first in STOPWORDS or first in WH_WORDS or first in ("or", "but", "nor", "yet"):
+        return False  # "..., and the customer has gone quiet, ask ...": still the situation
     return len(words) > 1 and words[1] in VERB_FOLLOWERS
 
 
@@ -172,12 +174,18 @@ def _strip_situation(text: str) -> str:
     A trigger clause may open with any words ("Next time a deal slips a quarter,
     ask ..."): it ends at the first comma, when what follows it is an action."""
     lowered = text.lower().strip()
-    if "," in lowered:
-        head, rest = lowered.split(",", 1)
-        head_verb = (_words(head) or [""])[0]
-        if lowered.startswith(_SITUATION_OPENERS) or (
-                head_verb not in ACTION_VERBS and _looks_like_action(rest)):
-            lowered = rest.strip()
+    opens = lowered.startswith(_SITUATION_OPENERS)
+    head_verb = (_words(lowered) or [""])[0]
+    if "," in lowered and (opens or head_verb not in ACTION_VERBS):
+        # The situation may hold commas of its own ("When the rep says X, and the customer
+        # has gone quiet, ask ..."): it ends at the first comma an action follows.
+        parts = lowered.split(",")
+        after = next((",".join(parts[i:]) for i in range(1, len(parts))
+                      if _looks_like_action(",".join(parts[i:]))), None)
+        if after is not None:
+            lowered = after.strip()
+        elif opens:
+            lowered = ",".join(parts[1:]).strip()
     changed = True
     while changed:
         changed = False

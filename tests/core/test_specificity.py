@@ -208,6 +208,8 @@ def test_errors_only_where_the_check_is_sure_otherwise_a_warning_with_the_reason
     "Ask the rep what the customer cares about most in the renewal",
     "Reduce your talk time to under 40% in each deal review",  # a number you can hear in the call
     "Give the rep more time to answer: count to five before you speak",
+    "When a rep says the deal is slipping, and the customer has gone quiet, ask when they last spoke",
+    "Don\u2019t suggest a close date; ask the rep what the customer said",  # a curly apostrophe
 ])
 def test_good_behaviors_of_many_shapes_are_not_errors(text):
     assert passes(check_behavior(text)), check_behavior(text)
