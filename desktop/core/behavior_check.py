@@ -69,6 +69,7 @@ _STATES = ("being", "feeling", "thinking", "trying", "worrying")
 # A feeling the manager should have or give: "show the team you care", "make reps feel heard".
 _FEELINGS = re.compile(r"\b(care|cares|feel|feels|trust|trusts|believe|appreciate[sd]?|enjoy|love|"
                        r"happy)\b")
+_MOVING = frozenset("motivate inspire empower energise energize".split())
 _ASKING = frozenset("ask probe question check confirm find listen quote repeat restate paraphrase "
                     "write note record".split())
 # What makes a goal verb a plain action ("be the customer in a five-minute role-play",
@@ -270,7 +271,8 @@ def check_behavior(text: str) -> list[Finding]:
               "or say.")
     elif verb in ("more", "less", "better") or _COMPARATIVES.match(body):
         error(f"\"{stripped}\" names an aim, not an action the manager can take.")
-    elif verb in SURE_GOAL_VERBS and after not in GOAL_VERBS_AS_ACTIONS.get(verb, ()) and not (
+    elif verb in SURE_GOAL_VERBS and (after not in GOAL_VERBS_AS_ACTIONS.get(verb, ())
+                                      or len(words) > 2 and words[2] in _PEOPLE) and not (
             verb in GOAL_VERBS_WITH_DETAIL and _EXACT_ACT.search(body)
             and (verb != "be" or after in DETERMINERS) and not _COMPARATIVES.match(after)
             and after not in ("more", "less")):
@@ -288,7 +290,9 @@ def check_behavior(text: str) -> list[Finding]:
         minded = any(_state_verb(w) for w in words[1:])
         # "Make the rep name the next step": the rep's action, as with "have the rep ...".
         made = re.match(r"make (?:the |each |every |your )?(?:rep|reps|manager|team) (\w+)", body)
-        if abstract or comparative or not concrete or minded:
+        # "Motivate reps to log next steps": the rep's mood is the aim, whatever they then do.
+        moved = verb in _MOVING and not _EXACT_ACT.search(body)
+        if abstract or comparative or not concrete or minded or moved:
             error(goal_reason)
         elif made and made.group(1) in ACTION_VERBS:
             pass

@@ -106,8 +106,11 @@ def second_actions(body: str, negative: bool = False) -> tuple[list[tuple[str, s
                     and after[1] in DETERMINERS):
                 continue
         # A verb is followed by its object or a particle ("and move the meeting"); "and call length" is a noun.
+        # In a list of actions ("Review deals, give feedback and role-play objections") a known
+        # verb may take a bare noun.
+        listed = is_verb(verb) and (separator == "," or bool(found))
         if after and after[0] not in VERB_FOLLOWERS and after[0] not in PREPOSITIONS \
-                and after[0] not in PARTICLES and not after[0].endswith("ing"):
+                and after[0] not in PARTICLES and not after[0].endswith("ing") and not listed:
             continue
         if not after and separator in (",", ":"):
             continue  # "..., listen." at the end: a last step
