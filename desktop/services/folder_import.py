@@ -303,10 +303,14 @@ class FolderImport:
         from desktop.services.people import person
         from desktop.services.transcripts import write_transcript
 
+        from desktop.services.this_machine import machine_of
+
         info = inspected.info
+        machine = machine_of(self.store).name
         with self.store.write() as session:
             call = Call(title=title, media_path=str(inspected.path.resolve()), media_filename=inspected.path.name,
-                        media_sha256=inspected.sha256, duration_ms=info.duration_ms, has_video=info.has_video,
+                        media_sha256=inspected.sha256, media_machine=machine, duration_ms=info.duration_ms,
+                        has_video=info.has_video,
                         channels=info.channels, recorded_at=reading.recorded_at, source=source,
                         rep=person(session, self.rep, Role.REP), manager=person(session, self.manager, Role.MANAGER))
             session.add(call)
