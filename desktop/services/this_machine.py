@@ -150,6 +150,14 @@ class ThisMachine:
         return call
 
 
+def where_it_was(call) -> str:
+    """Where a call's recording was added, in words: "it was at PATH on MACHINE"."""
+    path = call.stored_path or call.media_path
+    if not path:
+        return "no machine has told the library where it is (the call came from a coaching record)"
+    return f"it was at {path}" + (f" on {call.media_machine}" if call.media_machine else "")
+
+
 def machine_of(store) -> ThisMachine:
     """The machine a store is used from: set by whoever opened it (``attach``), else the data folder's."""
     machine = getattr(store, "machine", None)
