@@ -84,31 +84,36 @@ def refresh_index(machine: ThisMachine, progress: IndexProgress | None = None) -
     old = load_index(machine)
     files: dict[str, list] = {}
     hashed = reused = unreadable = seen = 0
-    for folder in machine.media_folders():
-        for path in _recordings(folder):
-            key = str(path)
-            if key in files:
-                continue  # a folder inside another media folder
-            seen += 1
-            if progress is not None:
-                progress(seen, hashed, path)
-            try:
-                st = path.stat()
-            except OSError:
-                unreadable += 1
-                continue
-            known = old.get(key)
-            if known and known[0] == st.st_size and known[1] == st.st_mtime_ns:
-                files[key] = known
-                reused += 1
-                continue
-            try:
-                digest = sha256_file(path)
-            except (MediaError, OSError):
-                unreadable += 1
-                continue
-            files[key] = [st.st_size, st.st_mtime_ns, digest]
-            hashed += 1
+    try:
+        for folder in machine.media_folders():
+            for path in _recordings(folder):
+                key = str(path)
+                if key in files:
+                    continue  # a folder inside another media folder
+                seen += 1
+                if progress is not None:
+                    progress(seen, hashed, path)  # may raise to stop (the window closing)
+                try:
+                    st = path.stat()
+                except OSError:
+                    unreadable += 1
+                    continue
+                known = old.get(key)
+                if known and known[0] == st.st_size and known[1] == st.st_mtime_ns:
+                    files[key] = known
+                    reused += 1
+                    continue
+                try:
+                    digest = sha256_file(path)
+                except (MediaError, OSError):
+                    unreadable += 1
+                    continue
+                files[key] = [st.st_size, st.st_mtime_ns, digest]
+                hashed += 1
+    except BaseException:
+        if hashed:  # stopped part way: what was hashed is kept for next time
+            _save_index(machine, {**old, **files})
+        raise
     if files != old:
         _save_index(machine, files)
     return files, IndexRefresh(len(files), hashed, reused, unreadable)

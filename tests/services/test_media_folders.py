@@ -150,3 +150,38 @@ def test_media_folders_say_what_is_wrong_with_a_folder(tmp_path):
         machine.remove_media_folder(tmp_path / "elsewhere")
     assert machine.remove_media_folder(tmp_path / "Recordings") == []
     assert ThisMachine(tmp_path / "laptop").media_folders() == []
+
+
+def test_an_index_stopped_part_way_keeps_what_it_hashed(tmp_path):
+    machine = ThisMachine(tmp_path / "laptop")
+    folder = tmp_path / "Recordings"
+    folder.mkdir()
+    for name in ("a.wav", "b.wav", "c.wav"):
+        make_tone(folder / name, seconds=1)
+    machine.add_media_folder(folder)
+
+    def stop_at_the_third(seen, _hashed, _path):
+        if seen == 3:
+            raise KeyboardInterrupt  # what a cancelled task raises is as abrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        refresh_index(machine, stop_at_the_third)
+    _files, done = refresh_index(machine)
+    assert (done.files, done.hashed, done.reused) == (3, 1, 2)
+
+
+def test_importing_a_folder_on_b_that_holds_a_call_added_on_a_remembers_it_there(machines, tmp_path):
+    from desktop.services.folder_import import FolderImport
+
+    a, b = machines
+    call, original = _call_on_a(a, tmp_path)
+    folder_b = tmp_path / "disk-b" / "Zoom"
+    folder_b.mkdir(parents=True)
+    copy_b = folder_b / "GMT20261120-150000_Recording.wav"
+    shutil.copy2(original, copy_b)
+    original.unlink()
+    summary = FolderImport(b, folder_b).run()
+    assert [e.outcome for e in summary.entries] == ["skipped"]
+    assert f"already in the library as call {call.id}" in summary.entries[0].reason
+    assert get_call(b, call.id).media_path == str(copy_b.resolve())
+    assert get_call(a, call.id).media_path == str(original)

@@ -92,6 +92,8 @@ def test_a_call_not_on_machine_b_opens_with_its_transcript_and_marks_and_says_wh
     machine_of(store).add_media_folder(elsewhere)
     window = make_window()
     window.open_call(call.id)
+    lookup = window.recording_finder.lookup  # B's media folders, searched in the background
+    assert lookup is not None
     banner = window.view.banner.text()
     assert banner.count("\n") == 0 and f"not on this computer: it was at {original} on laptop-a" in banner
     assert window.transcript_model.rowCount() == 2 and window.moments_model.rowCount() == 1
@@ -100,7 +102,7 @@ def test_a_call_not_on_machine_b_opens_with_its_transcript_and_marks_and_says_wh
     assert window.view.waveform._peaks is None
     finder = window.recording_finder
     assert not finder.locate_button.isHidden() and window.registry[ActionId.LOCATE_RECORDING].isEnabled()
-    finder.lookup.wait(30)
+    assert lookup.wait(30)
     qtbot.waitUntil(lambda: "in none of this computer's media folders" in window.status.text(), timeout=10000)
     assert not window.view.banner.isHidden() and not any(_playback_enabled(window))
 

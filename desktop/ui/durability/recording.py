@@ -113,19 +113,31 @@ class RecordingFinder(QObject):
             return find_in_media_folders(store, call_id, progress=lambda n, _hashed, _p: task.report(n))
 
         self.lookup = run_task(look, lambda row: self._on_looked(call_id, row), receiver=self,
-                               on_error=lambda exc: self.window.show_message(str(exc), error=True),
+                               on_error=self._on_lookup_failed,
                                on_progress=lambda n: self.searching.emit(
                                    f"Looking in this computer's media folders… {n} recordings checked"),
                                name="callmark-media-folders")
         return self.lookup
 
     def _on_looked(self, call_id: int, row) -> None:
+        from desktop.services.relink import recording_missing
+
+        self.lookup = None
+        opened = self.window.workspace.call
+        if opened is None:
+            return
+        if opened.id != call_id:  # the coach went on to another call meanwhile: look for that one now
+            if recording_missing(opened):
+                self.look_in_media_folders(opened)
+            return
         if row is None:
             self.window.show_message("This call's recording is in none of this computer's media folders.")
             return
-        opened = self.window.workspace.call
-        if opened is not None and opened.id == call_id:
-            self._reopen(row, f"Found the recording in your media folders at {row.media_path}.")
+        self._reopen(row, f"Found the recording in your media folders at {row.media_path}.")
+
+    def _on_lookup_failed(self, exc: BaseException) -> None:
+        self.lookup = None
+        self.window.show_message(str(exc), error=True)
 
     def edit_media_folders(self) -> None:
         from desktop.ui.dialogs.media_folders import MediaFoldersDialog
