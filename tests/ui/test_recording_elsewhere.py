@@ -50,6 +50,14 @@ def _added_on_a(a, tmp_path):
     return call, original
 
 
+def _said(window) -> list[str]:
+    """Every line the window shows in its status line from now on (other parts may write there after)."""
+    said = []
+    shown = window.show_message
+    window.show_message = lambda text, error=False: (said.append(text), shown(text, error))
+    return said
+
+
 def _playback_enabled(window) -> list[bool]:
     return [window.registry[a].isEnabled() for a in PLAYBACK_ACTIONS]
 
@@ -63,13 +71,14 @@ def test_machine_b_opens_the_call_with_its_recording_found_by_hash(qtbot, laptop
     original.unlink()  # A's disk: out of B's reach
     machine_of(store).add_media_folder(tmp_path / "disk-b" / "Recordings")
     window = make_window()
+    said = _said(window)
     window.open_call(call.id)
     finder = window.recording_finder
     assert f"it was at {original} on laptop-a" in window.view.banner.text()
     assert finder.lookup is not None and finder.lookup.wait(30)
     qtbot.waitUntil(lambda: window.view.banner.isHidden(), timeout=10000)
     assert window.workspace.call.media_path == str(copy_b)
-    assert "Found the recording in your media folders" in window.status.text()
+    assert f"Found the recording in your media folders at {copy_b}." in said
     assert all(_playback_enabled(window)) and finder.button.isHidden()
     assert window.transcript_model.rowCount() == 2 and window.moments_model.rowCount() == 1
     assert get_call(laptop_a, call.id).media_path == str(original)  # A is not pointed at B's copy
@@ -103,7 +112,8 @@ def test_a_call_not_on_machine_b_opens_with_its_transcript_and_marks_and_says_wh
     finder = window.recording_finder
     assert not finder.locate_button.isHidden() and window.registry[ActionId.LOCATE_RECORDING].isEnabled()
     assert lookup.wait(30)
-    qtbot.waitUntil(lambda: "in none of this computer's media folders" in window.status.text(), timeout=10000)
+    qtbot.waitUntil(lambda: "in none of this computer's media folders" in window.view.banner.text(), timeout=10000)
+    assert window.view.banner.text().count("\n") == 0
     assert not window.view.banner.isHidden() and not any(_playback_enabled(window))
 
 
@@ -116,11 +126,13 @@ def test_locate_refuses_a_wrong_file_by_hash_and_takes_the_right_one(qtbot, lapt
     original.unlink()
     wrong = make_tone(stick / "renewal-call.wav", seconds=2)
     window = make_window()
+    said = _said(window)
     window.open_call(call.id)
     finder = window.recording_finder
     finder.locate(wrong).wait(30)
-    qtbot.waitUntil(lambda: "is not the recording of call" in window.status.text(), timeout=10000)
-    assert str(wrong) in window.status.text() and "SHA-256" in window.status.text()
+    qtbot.waitUntil(lambda: any("is not the recording of call" in line for line in said), timeout=10000)
+    refusal = next(line for line in said if "is not the recording of call" in line)
+    assert refusal.startswith(f"{wrong}: ") and "SHA-256" in refusal and "\n" not in refusal
     assert not window.view.banner.isHidden() and finder.locate_button.isEnabled()
     finder.locate(right).wait(30)
     qtbot.waitUntil(lambda: window.view.banner.isHidden(), timeout=10000)

@@ -23,12 +23,14 @@ PLAYBACK_ACTIONS = (ActionId.PLAY_PAUSE, ActionId.SKIP_BACK, ActionId.SKIP_FORWA
                     ActionId.FASTER, ActionId.BACK_TO_START, ActionId.LOOP_MOMENT)
 
 
-def missing_line(call) -> str:
-    """The banner's one line for a call whose recording is not on this computer."""
+def missing_line(call, searched: bool = False) -> str:
+    """The banner's one line for a call whose recording is not on this computer (``searched``: nor in
+    its media folders)."""
     from desktop.services.this_machine import where_it_was
 
-    return (f"⚠ This call's recording is not on this computer: {where_it_was(call)}. The transcript and your "
-            "moments still work.  “Find recording…” looks in a folder, “Locate recording…” takes the file.")
+    looked = ", and it is in none of this computer's media folders" if searched else ""
+    return (f"⚠ This call's recording is not on this computer: {where_it_was(call)}{looked}. The transcript "
+            "and your moments still work.  “Find recording…” looks in a folder, “Locate recording…” takes the file.")
 
 
 class RecordingFinder(QObject):
@@ -131,6 +133,7 @@ class RecordingFinder(QObject):
                 self.look_in_media_folders(opened)
             return
         if row is None:
+            self.window.view.show_error(missing_line(opened, searched=True))
             self.window.show_message("This call's recording is in none of this computer's media folders.")
             return
         self._reopen(row, f"Found the recording in your media folders at {row.media_path}.")
