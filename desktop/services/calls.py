@@ -121,7 +121,13 @@ def resolve_call(store: Store, ref: str | int) -> CallRow:
             raise CallmarkError(f"call {text!r}: {len(by_title)} calls have this title; use the call id")
         candidate = Path(text).expanduser()
         if candidate.exists():
-            found = session.scalar(select(Call.id).where(Call.media_path == str(candidate.resolve())))
+            where = str(candidate.resolve())
+            found = session.scalar(select(Call.id).where(Call.media_path == where))
+            if found is None:  # where this machine found a recording added elsewhere
+                from desktop.services.this_machine import machine_of
+
+                sha = {p: s for s, p in machine_of(store).recordings().items()}.get(where)
+                found = session.scalar(select(Call.id).where(Call.media_sha256 == sha)) if sha else None
             if found is not None:
                 return get_call(store, found)
     raise NotFound(f"call {text!r}: no such call in this library (use the id from `callmark calls list`)")

@@ -79,6 +79,7 @@ def test_machine_b_finds_the_recording_by_hash_in_its_own_media_folder(machines,
     assert found is not None and found.media_path == str(copy_b.resolve())
     assert get_call(b, call.id).media_path == str(copy_b.resolve()) and not recording_missing(get_call(b, call.id))
     assert [c.media_path for c in list_calls(b)] == [str(copy_b.resolve())]
+    assert calls.resolve_call(b, str(copy_b)).id == call.id  # B names the call by its own file
     # The library still says where the recording was added; A's data folder knows nothing of B's copy.
     assert get_call(a, call.id).media_path == str(original)
     assert get_call(b, call.id).stored_path == str(original)

@@ -107,6 +107,7 @@ def test_a_call_not_on_machine_b_opens_with_its_transcript_and_marks_and_says_wh
     assert banner.count("\n") == 0 and f"not on this computer: it was at {original} on laptop-a" in banner
     assert window.transcript_model.rowCount() == 2 and window.moments_model.rowCount() == 1
     assert not any(_playback_enabled(window))
+    assert window.view.call_info.value("File") == f"not on this computer (it was at {original} on laptop-a)"
     qtbot.waitUntil(lambda: "no waveform" in window.view.waveform._status, timeout=5000)
     assert window.view.waveform._peaks is None
     finder = window.recording_finder
