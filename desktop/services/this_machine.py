@@ -20,9 +20,8 @@ import threading
 from dataclasses import replace
 from pathlib import Path
 
+from desktop import paths
 from desktop.errors import CallmarkError
-
-MACHINE_FILENAME = "this-machine.json"
 
 
 class MediaFoldersError(CallmarkError):
@@ -34,7 +33,7 @@ class ThisMachine:
 
     def __init__(self, home: str | os.PathLike[str]):
         self.home = Path(home)
-        self.file = self.home / MACHINE_FILENAME
+        self.file = paths.machine_file(self.home)
         self._lock = threading.Lock()
         self._seen: tuple[int, int] | None = None  # (mtime_ns, size) of the file last read
         self._data: dict = {}
@@ -162,8 +161,6 @@ def machine_of(store) -> ThisMachine:
     """The machine a store is used from: set by whoever opened it (``attach``), else the data folder's."""
     machine = getattr(store, "machine", None)
     if machine is None:
-        from desktop import paths
-
         machine = store.machine = ThisMachine(paths.data_home())
     return machine
 

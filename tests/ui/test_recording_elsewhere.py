@@ -160,3 +160,20 @@ def test_the_media_folders_dialog_adds_and_removes_this_machines_folders(qtbot, 
     assert machine_of(store).media_folders() == [] and machine_of(laptop_a).media_folders() == []
     for widget in (dialog.folders, dialog.add_button, dialog.remove_button):
         assert QAccessible.queryAccessibleInterface(widget).text(QAccessible.Text.Name).strip()
+
+
+def test_new_media_folders_are_indexed_in_the_background(qtbot, laptop_a, make_window, store, tmp_path):
+    from desktop.services.media_index import load_index
+
+    folder = tmp_path / "Recordings"
+    folder.mkdir()
+    make_tone(folder / "one.wav", seconds=1)
+    make_tone(folder / "two.wav", seconds=1)
+    window = make_window()
+    said = _said(window)
+    machine_of(store).add_media_folder(folder)
+    task = window.recording_finder.folders_changed()  # what closing the dialog after a change does
+    assert task is not None and task.wait(30)
+    qtbot.waitUntil(lambda: any("hold 2 recordings (2 newly indexed)" in line for line in said), timeout=10000)
+    assert sorted(load_index(machine_of(store))) == [str(folder / "one.wav"), str(folder / "two.wav")]
+    assert load_index(machine_of(laptop_a)) == {}  # each machine its own index

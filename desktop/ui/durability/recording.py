@@ -147,9 +147,32 @@ class RecordingFinder(QObject):
 
         dialog = MediaFoldersDialog(self.machine, self.window)
         dialog.exec()
+        if dialog.changed:
+            self.folders_changed()
+
+    def folders_changed(self) -> None:
+        """Look for the open call's missing recording in the folders now; else index them in the
+        background, so the next call that needs them is found without waiting for the hashing."""
         call = self.window.workspace.call
-        if dialog.changed and call is not None and not self.bar.isHidden():
+        if call is not None and not self.bar.isHidden():
             self.look_in_media_folders(call)
+        elif self.lookup is None or not self.lookup.running:
+            machine = self.machine
+
+            def index():
+                from desktop.services.media_index import refresh_index
+
+                task = current_task()
+                return refresh_index(machine, progress=lambda n, _hashed, _p: task.report(n))[1]
+
+            self.lookup = run_task(index, self._on_indexed, receiver=self, on_error=self._on_lookup_failed,
+                                   name="callmark-media-folders")
+        return self.lookup
+
+    def _on_indexed(self, done) -> None:
+        self.lookup = None
+        self.window.show_message(f"This computer's media folders hold {done.files} recordings "
+                                 f"({done.hashed} newly indexed).")
 
     # --- a folder or a file the coach picks ----------------------------------------------------------
 
