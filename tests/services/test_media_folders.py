@@ -186,3 +186,13 @@ def test_importing_a_folder_on_b_that_holds_a_call_added_on_a_remembers_it_there
     assert f"already in the library as call {call.id}" in summary.entries[0].reason
     assert get_call(b, call.id).media_path == str(copy_b.resolve())
     assert get_call(a, call.id).media_path == str(original)
+
+
+def test_a_damaged_machine_file_is_named_and_calls_still_open(store, tmp_path):
+    call, _ = calls.add_call(store, make_tone(tmp_path / "kept.wav", seconds=1))
+    attach(store, tmp_path / "laptop")
+    machine_of(store).file.parent.mkdir(parents=True, exist_ok=True)
+    machine_of(store).file.write_text("{ half written")
+    with pytest.raises(MediaFoldersError, match=r"this-machine\.json: this machine's settings can't be read"):
+        machine_of(store).media_folders()
+    assert get_call(store, call.id).media_path == str(tmp_path / "kept.wav")  # the call opens all the same

@@ -99,9 +99,11 @@ class RecordingFinder(QObject):
     def look_in_media_folders(self, call):
         """Search this machine's media folders for the call's recording, off the GUI thread; the task
         is returned (``wait`` to block on it), None when there are no media folders."""
+        from desktop.errors import CallmarkError
+
         try:
             folders = self.machine.media_folders()
-        except Exception as exc:  # noqa: BLE001 - this machine's settings unreadable: said, the call stays open
+        except CallmarkError as exc:  # this machine's settings unreadable: said, the call stays open
             self.window.show_message(str(exc), error=True)
             return None
         if not folders or (self.lookup is not None and self.lookup.running):
@@ -173,6 +175,9 @@ class RecordingFinder(QObject):
         self.lookup = None
         self.window.show_message(f"This computer's media folders hold {done.files} recordings "
                                  f"({done.hashed} newly indexed).")
+        call = self.window.workspace.call
+        if call is not None and not self.bar.isHidden():  # a call opened meanwhile needs its recording
+            self.look_in_media_folders(call)
 
     # --- a folder or a file the coach picks ----------------------------------------------------------
 
