@@ -59,6 +59,9 @@ def start(home: str | None = None, file: str | None = None, call_id: int | None 
         store = open_chosen(chosen, folder)
     else:
         store = open_for_window(folder)  # a damaged store is set aside and a backup offered first
+    from desktop.services.this_machine import attach
+
+    attach(store, folder)  # where recordings are on this machine: kept in its data folder
     demo_id = first_run_demo(store)
     window = build_main_window(store, folder)
 

@@ -116,6 +116,14 @@ def save_store_choice(home: Path, choice: str | None) -> None:
     part.replace(target)
 
 
+MACHINE_FILENAME = "this-machine.json"  # this computer's own: its media folders, where recordings are on it
+
+
+def machine_file(home: Path) -> Path:
+    """This computer's settings that never go into a (team) store: desktop.services.this_machine."""
+    return Path(home) / MACHINE_FILENAME
+
+
 def cache_dir(home: Path, name: str) -> Path:
     """A cache folder next to the store (waveform peaks, clips)."""
     folder = home / "cache" / name

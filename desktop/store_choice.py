@@ -20,15 +20,17 @@ def is_server(spec: str | None) -> bool:
 
 
 def open_chosen(spec: str | None, home: Path):
-    """Open (creating or migrating as needed) the store the coach chose."""
+    """Open (creating or migrating as needed) the store the coach chose, used from this machine
+    (``home`` keeps where its recordings are here: desktop.services.this_machine)."""
     from db.store import open_store
+    from desktop.services.this_machine import attach
 
     if is_server(spec):
         from db.server import open_server_store
 
-        return open_server_store(spec)
+        return attach(open_server_store(spec), home)
     if spec:
         path = Path(spec).expanduser().resolve()
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        return open_store(path, path.parent / "backups")
-    return open_store(paths.store_path(home), paths.backups_dir(home))
+        return attach(open_store(path, path.parent / "backups"), home)
+    return attach(open_store(paths.store_path(home), paths.backups_dir(home)), home)

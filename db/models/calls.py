@@ -38,6 +38,8 @@ class Call(Base):
     media_path: Mapped[str | None] = mapped_column(Text)  # None: known by hash only (imported record)
     media_sha256: Mapped[str] = mapped_column(String(64), unique=True)
     media_filename: Mapped[str | None] = mapped_column(String(300))
+    # The machine the recording was added on (migration 0010): said when another machine lacks the file.
+    media_machine: Mapped[str | None] = mapped_column(String(255))
     duration_ms: Mapped[int] = mapped_column(Integer)
     has_video: Mapped[bool] = mapped_column(Boolean, default=False)
     channels: Mapped[int | None] = mapped_column(Integer)

@@ -67,12 +67,19 @@ def add_call(
     media, info, digest = inspected.path, inspected.info, inspected.sha256
     when = parse_recorded_at(recorded_at) if isinstance(recorded_at, str) or recorded_at is None else recorded_at
     kind = CallSource(source) if source else None
+    from desktop.services.this_machine import machine_of
+
+    machine = machine_of(store)
+    found_here = False
     with store.write() as session:
         existing = session.scalar(select(Call).where(Call.media_sha256 == digest))
         if existing is not None:
-            if not existing.media_path or not Path(existing.media_path).exists():
-                existing.media_path = str(media.resolve())  # relink a call known by hash only
+            if not existing.media_path:  # a call known by hash only: this is where its recording is
+                existing.media_path = str(media.resolve())
                 existing.media_filename = media.name
+                existing.media_machine = machine.name
+            elif not Path(existing.media_path).exists():
+                found_here = True  # where it was added stays; this machine remembers where it is here
             call_id, created = existing.id, False
         else:
             call = Call(
@@ -80,6 +87,7 @@ def add_call(
                 media_path=str(media.resolve()),
                 media_filename=media.name,
                 media_sha256=digest,
+                media_machine=machine.name,
                 duration_ms=info.duration_ms,
                 has_video=info.has_video,
                 channels=info.channels,
@@ -91,6 +99,8 @@ def add_call(
             session.add(call)
             session.flush()
             call_id, created = call.id, True
+    if found_here:
+        machine.remember(digest, media)
     return get_call(store, call_id), created
 
 
@@ -111,7 +121,13 @@ def resolve_call(store: Store, ref: str | int) -> CallRow:
             raise CallmarkError(f"call {text!r}: {len(by_title)} calls have this title; use the call id")
         candidate = Path(text).expanduser()
         if candidate.exists():
-            found = session.scalar(select(Call.id).where(Call.media_path == str(candidate.resolve())))
+            where = str(candidate.resolve())
+            found = session.scalar(select(Call.id).where(Call.media_path == where))
+            if found is None:  # where this machine found a recording added elsewhere
+                from desktop.services.this_machine import machine_of
+
+                sha = {p: s for s, p in machine_of(store).recordings().items()}.get(where)
+                found = session.scalar(select(Call.id).where(Call.media_sha256 == sha)) if sha else None
             if found is not None:
                 return get_call(store, found)
     raise NotFound(f"call {text!r}: no such call in this library (use the id from `callmark calls list`)")

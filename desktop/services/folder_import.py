@@ -241,9 +241,10 @@ class FolderImport:
             pass
         return self.summary
 
-    def _known_hashes(self) -> dict[str, tuple[int, str]]:
+    def _known_hashes(self) -> dict[str, tuple[int, str, str | None]]:
         con = self.store.reader()
-        return {sha: (cid, title) for cid, sha, title in con.execute('SELECT id, media_sha256, title FROM "call"')}
+        return {sha: (cid, title, path) for cid, sha, title, path
+                in con.execute('SELECT id, media_sha256, title, media_path FROM "call"')}
 
     def _known_paths(self) -> dict[str, int]:
         con = self.store.reader()
@@ -268,7 +269,9 @@ class FolderImport:
             return ImportEntry(str(path), FAILED, "has no audio track (nothing to replay or transcribe)")
         digest = inspected.sha256
         if digest in known:
-            cid, title = known[digest]
+            cid, title, stored = known[digest]
+            if stored and stored != resolved and not Path(stored).exists():
+                self._found_here(digest, path)  # added elsewhere (another machine): this is where it is here
             return ImportEntry(str(path), SKIPPED, f"already in the library as call {cid} ({title})", call_id=cid)
         if digest in seen:
             return ImportEntry(str(path), SKIPPED, f"the same recording as {seen[digest]}")
@@ -293,8 +296,14 @@ class FolderImport:
             entry.call_id = self._write(inspected, title, reading, source, segments, item.transcript)
         except Exception as exc:  # noqa: BLE001 - a store error on one file: said, and the others go on
             return ImportEntry(str(path), FAILED, f"could not be saved ({exc}); nothing was written")
-        known[digest] = (entry.call_id, title)
+        known[digest] = (entry.call_id, title, resolved)
         return entry
+
+    def _found_here(self, digest: str, path: Path) -> None:
+        from desktop.services.this_machine import machine_of
+
+        if not self.dry_run:
+            machine_of(self.store).remember(digest, path)
 
     def _write(self, inspected, title: str, reading: NameReading, source: CallSource | None,
                segments: list | None, transcript_file: Path | None) -> int:
@@ -303,10 +312,14 @@ class FolderImport:
         from desktop.services.people import person
         from desktop.services.transcripts import write_transcript
 
+        from desktop.services.this_machine import machine_of
+
         info = inspected.info
+        machine = machine_of(self.store).name
         with self.store.write() as session:
             call = Call(title=title, media_path=str(inspected.path.resolve()), media_filename=inspected.path.name,
-                        media_sha256=inspected.sha256, duration_ms=info.duration_ms, has_video=info.has_video,
+                        media_sha256=inspected.sha256, media_machine=machine, duration_ms=info.duration_ms,
+                        has_video=info.has_video,
                         channels=info.channels, recorded_at=reading.recorded_at, source=source,
                         rep=person(session, self.rep, Role.REP), manager=person(session, self.manager, Role.MANAGER))
             session.add(call)

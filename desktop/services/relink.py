@@ -27,27 +27,44 @@ def recording_missing(call: CallRow) -> bool:
     return not call.media_path or not Path(call.media_path).is_file()
 
 
-def relink(store: Store, call_id: int, file: str | os.PathLike[str]) -> CallRow:
-    """Point the call at ``file``, refused unless it is the same recording (same SHA-256)."""
-    from db.models import Call
+def relink(store: Store, call_id: int, file: str | os.PathLike[str],
+           progress: Callable[[int, int], None] | None = None) -> CallRow:
+    """Point the call at ``file``, refused unless it is the same recording (same SHA-256).
+
+    This machine remembers where the file is (desktop.services.this_machine); the store keeps where
+    the recording was added, for the other machines. A call known by hash only gets its first path."""
     from desktop.media.hashing import sha256_file
 
     call = get_call(store, call_id)
     media = Path(file).expanduser()
     if not media.is_file():
         raise CallmarkError(f"{media}: no such file")
-    digest = sha256_file(media)
+    digest = sha256_file(media, progress)  # MediaError (a CallmarkError) names the file it can't read
     if digest != call.media_sha256:
         raise CallmarkError(f"{media}: is not the recording of call {call.id} “{call.title}” "
                             "(its SHA-256 differs); the call was left as it was")
-    with store.write() as session:
-        row = one(session, Call, call.id)
-        row.media_path = str(media.resolve())
-        row.media_filename = media.name
+    remember_here(store, call, media)
     from desktop.logs import logger
 
     logger("calls").info("call %d relinked to its recording (SHA-256 checked)", call.id)
     return get_call(store, call.id)
+
+
+def remember_here(store: Store, call: CallRow, media: Path) -> None:
+    """``media`` (already checked by SHA-256) is this call's recording on this machine."""
+    from desktop.services.this_machine import machine_of
+
+    machine = machine_of(store)
+    if call.stored_path is None:  # known by hash only: the first place anyone has it
+        from db.models import Call
+
+        with store.write() as session:
+            row = one(session, Call, call.id)
+            row.media_path = str(media.resolve())
+            row.media_filename = media.name
+            row.media_machine = machine.name
+    else:
+        machine.remember(call.media_sha256, media)
 
 
 def _candidates(folder: Path, name: str | None) -> Iterator[Path]:

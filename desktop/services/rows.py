@@ -40,6 +40,10 @@ class CallRow:
     transcript_status: str  # "none", "whisper", "import", "edited"
     moment_count: int
     opportunity_id: int | None = None
+    # Where the recording was added (the store's path, and the machine): ``media_path`` is where it
+    # is on this machine when it was found here somewhere else (desktop.services.this_machine).
+    stored_path: str | None = None
+    media_machine: str | None = None
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -207,7 +211,7 @@ def stamp(created: datetime | str) -> str:
 
 _CALL_COLUMNS = """
     SELECT c.id, c.title, rep.name, manager.name, c.recorded_at, c.duration_ms, c.has_video, c.channels,
-           c.media_sha256, c.media_path, c.source, c.opportunity_id,
+           c.media_sha256, c.media_path, c.source, c.opportunity_id, c.media_machine,
            (SELECT t.origin FROM "transcript" t WHERE t.call_id = c.id AND t.is_current = TRUE
              ORDER BY t.id DESC LIMIT 1),
            (SELECT count(*) FROM "moment" m WHERE m.call_id = c.id AND m.imported = FALSE)
@@ -225,17 +229,26 @@ def _columns(store) -> str:
 
 def _call_row(r) -> CallRow:
     (cid, title, rep, manager, recorded, duration, video, channels, sha, path, source, opportunity,
-     status, count) = r
+     machine, status, count) = r
     when = _when(recorded)
     return CallRow(cid, title, rep, manager, when.isoformat() if when else None, duration, bool(video),
-                   channels, sha, path, source, status or "none", count, opportunity)
+                   channels, sha, path, source, status or "none", count, opportunity, path, machine)
+
+
+def _here(store, calls: list[CallRow]) -> list[CallRow]:
+    """The calls as this machine sees them: a recording found here elsewhere is where it is here."""
+    from desktop.services.this_machine import machine_of
+
+    machine = machine_of(store)
+    found = machine.recordings()
+    return [machine.place(c, found) for c in calls] if found else calls
 
 
 def get_call(store, call_id: int) -> CallRow:
     row = store.reader().execute(_columns(store) + " WHERE c.id = ?", (int(call_id),)).fetchone()
     if row is None:
         raise NotFound(f"call {call_id}: no such call in this library")
-    return _call_row(row)
+    return _here(store, [_call_row(row)])[0]
 
 
 def _iso(stored: str | None) -> str | None:
@@ -249,7 +262,7 @@ def _iso(stored: str | None) -> str | None:
 
 _LIST_COLUMNS = """
     SELECT c.id, c.title, rep.name, manager.name, c.recorded_at, c.duration_ms, c.has_video, c.channels,
-           c.media_sha256, c.media_path, c.source, c.opportunity_id
+           c.media_sha256, c.media_path, c.source, c.opportunity_id, c.media_machine
     FROM "call" c
     LEFT JOIN person rep ON rep.id = c.rep_id
     LEFT JOIN person manager ON manager.id = c.manager_id
@@ -264,7 +277,7 @@ def list_calls(store) -> list[CallRow]:
     """
     if store.dialect != "sqlite":  # a team store counts the coach's own moments (see _TEAM_CALL_COLUMNS)
         rows = store.reader().execute(_columns(store) + " ORDER BY c.recorded_at DESC NULLS LAST, c.id DESC")
-        return [_call_row(r) for r in rows]
+        return _here(store, [_call_row(r) for r in rows])
     con = store.reader()
     status = dict(con.execute('SELECT call_id, origin FROM "transcript" WHERE is_current = TRUE ORDER BY id'))
     counts = dict(con.execute('SELECT call_id, count(*) FROM "moment" WHERE imported = FALSE GROUP BY call_id'))
@@ -272,11 +285,11 @@ def list_calls(store) -> list[CallRow]:
     found = con.execute(_LIST_COLUMNS).fetchall()
     found.sort(key=lambda r: (r[4] is not None, r[4] or "", r[0]), reverse=True)  # newest first, undated last
     for (cid, title, rep, manager, recorded, duration, video, channels, sha, path, source,
-         opportunity) in found:
+         opportunity, machine) in found:
         when = _iso(recorded)
         out.append(CallRow(cid, title, rep, manager, when, duration, bool(video), channels, sha, path, source,
-                           status.get(cid) or "none", counts.get(cid, 0), opportunity))
-    return out
+                           status.get(cid) or "none", counts.get(cid, 0), opportunity, path, machine))
+    return _here(store, out)
 
 
 # --- transcripts ------------------------------------------------------------------------------------

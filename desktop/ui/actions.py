@@ -121,6 +121,10 @@ class ActionId(Enum):
     OPEN_LOG_FOLDER = ("Open log folder", (), "Show the folder of Callmark's log (no transcript text in it)", False)
     FIND_RECORDING = ("Find recording…", (), "Search a folder for this call's recording (same SHA-256) and relink it",
                       False)
+    LOCATE_RECORDING = ("Locate recording…", (), "Pick this call's recording on this computer (accepted if its "
+                        "SHA-256 matches)", False)
+    MEDIA_FOLDERS = ("Media folders…", (), "The folders on this computer where your recordings live "
+                     "(searched by SHA-256)", False)
     IMPORT_FOLDER = ("Import folder…", (), "Add every recording in a folder and its subfolders: Zoom, Teams, dialer",
                      False)
     WATCH_FOLDER = ("Watch a folder…", (), "Add new recordings from a folder as they arrive (off until you pick one)",

@@ -413,6 +413,10 @@ class MainWindow(QMainWindow):
             search = getattr(getattr(self, "recording_finder", None), "task", None)
             if search is not None:
                 search.wait(5)
+            lookup = getattr(getattr(self, "recording_finder", None), "lookup", None)
+            if lookup is not None:  # the media folders' index: stopped at its next file, then waited for
+                lookup.cancel()
+                lookup.wait(5)
             self.warmup.wait(30)
         super().closeEvent(event)
 

@@ -34,7 +34,7 @@ def _orm_call(store, call_id: int) -> dict:
                     has_video=c.has_video, channels=c.channels, media_sha256=c.media_sha256,
                     media_path=c.media_path, source=c.source.value if c.source else None,
                     transcript_status=current.origin.value if current else "none", moment_count=count,
-                    opportunity_id=c.opportunity_id)
+                    opportunity_id=c.opportunity_id, stored_path=c.media_path, media_machine=c.media_machine)
 
 
 def test_calls_read_plainly_match_the_orm(store, tmp_path):

@@ -105,7 +105,8 @@ def test_a_file_vlc_cannot_play_shows_a_message_and_the_rest_still_works(qtbot, 
     copy.unlink()
     window.open_call(demo_call)
     window.open_call(call.id)
-    assert "no such file" in window.view.banner.text()
+    said = window.view.banner.text()
+    assert "not on this computer: it was at" in said and "broken call.ogg" in said
 
 
 def test_layout_and_the_last_call_come_back(qtbot, make_window, store, demo_call, tmp_path):

@@ -23,7 +23,8 @@ KIND_ACTIONS = {
 MENUS = (
     ("&File", (ActionId.OPEN_FILE, ActionId.IMPORT_FOLDER, ActionId.WATCH_FOLDER, ActionId.IMPORT_TRANSCRIPT, ActionId.EXPORT_TRANSCRIPT, ActionId.IMPORT_CRM,
                None, ActionId.EXPORT_RECORD, ActionId.IMPORT_RECORD, ActionId.EXPORT_PACKET, None,
-               ActionId.FIND_RECORDING, ActionId.RESTORE_BACKUP, None, ActionId.PREFERENCES, None, ActionId.QUIT)),
+               ActionId.FIND_RECORDING, ActionId.LOCATE_RECORDING, ActionId.MEDIA_FOLDERS, ActionId.RESTORE_BACKUP,
+               None, ActionId.PREFERENCES, None, ActionId.QUIT)),
     ("&Edit", (ActionId.UNDO, ActionId.REDO, None, ActionId.FIND, ActionId.FIND_NEXT, ActionId.FIND_PREVIOUS,
                None, ActionId.FIND_CALL, ActionId.SEARCH_LIBRARY)),
     ("&Playback", (ActionId.PLAY_PAUSE, ActionId.SKIP_BACK, ActionId.SKIP_FORWARD, None, ActionId.SLOWER,

@@ -20,6 +20,14 @@ from desktop.ui.settings import PlaybackPreferences, SettingsKey, qsettings, rea
 from desktop.ui.views.workspace_view import WorkspaceView
 
 
+def _file_line(call: CallRow) -> str:
+    """Where the recording is on this computer, or where it was added when it is not here."""
+    from desktop.services.relink import recording_missing
+    from desktop.services.this_machine import where_it_was
+
+    return f"not on this computer ({where_it_was(call)})" if recording_missing(call) else call.media_path
+
+
 class WorkspaceController(QObject):
     call_opened = Signal(object)  # CallRow
     call_updated = Signal(object)  # CallRow (e.g. its moment count changed)
@@ -144,7 +152,7 @@ class WorkspaceController(QObject):
                 ("Recorded", (call.recorded_at or "—").replace("T", " ")),
                 ("Length", format_ms(call.duration_ms)), ("Source", call.source or "—"),
                 ("Channels", str(call.channels or "—")), ("Transcript", call.transcript_status),
-                ("File", call.media_path or "not on this computer")]
+                ("File", _file_line(call))]
         self.view.call_info.set_rows([(k, str(val)) for k, val in rows])
 
     def remember_position(self) -> None:

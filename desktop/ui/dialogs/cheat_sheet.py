@@ -26,7 +26,8 @@ GROUPS = (
                      ActionId.DISMISS_SUGGESTION)),
     ("Records and packets", (ActionId.EXPORT_RECORD, ActionId.IMPORT_RECORD, ActionId.EXPORT_PACKET)),
     ("Help", (ActionId.CHEAT_SHEET, ActionId.SHORTCUTS, ActionId.PREFERENCES, ActionId.QUIT, ActionId.ABOUT)),
-    ("Keeping your work", (ActionId.RESTORE_BACKUP, ActionId.FIND_RECORDING, ActionId.OPEN_LOG_FOLDER)),
+    ("Keeping your work", (ActionId.RESTORE_BACKUP, ActionId.FIND_RECORDING, ActionId.LOCATE_RECORDING,
+                           ActionId.MEDIA_FOLDERS, ActionId.OPEN_LOG_FOLDER)),
     ("Many calls", (ActionId.IMPORT_FOLDER, ActionId.WATCH_FOLDER, ActionId.PAUSE_TRANSCRIPTION)),
 )
 

@@ -88,6 +88,8 @@ def check_in_background(window) -> None:
     from desktop.ui.tasks import run_task
 
     store = window.store
+    if getattr(store, "dialect", "sqlite") != "sqlite":
+        return  # a team store is the server's to check: SQLite's quick_check has no file to read
 
     def then(verdict: list[str]) -> None:
         if verdict != ["ok"]:
