@@ -235,7 +235,23 @@ def _method(rows: list[ObservationRow], as_of: date | None) -> list[review_rule.
 def propose_review(store: Store, item_id: int, as_of: date | None = None) -> review_rule.Proposal:
     """Continue / adapt / replace (or not enough evidence yet), with the reason in plain words."""
     rule = rule_of(store, item_id)
-    return review_rule.propose(rule, _method(list_observations(store, item_id=item_id), as_of))
+    made = review_rule.propose(rule, _method(list_observations(store, item_id=item_id), as_of))
+    waiting = _waiting(store, item_id, as_of)
+    if waiting:  # proposals count nowhere until confirmed; the coach is told they are there
+        made = review_rule.Proposal(made.decision, f"{made.reason} ({waiting} proposed observation"
+                                                   f"{'s' if waiting != 1 else ''} from later calls to confirm)")
+    return made
+
+
+def _waiting(store: Store, item_id: int, as_of: date | None) -> int:
+    from desktop.services.adoption import waiting
+
+    with store.read() as session:
+        item = one(session, CoachingItem, item_id)
+        if not item.indicator_pattern:
+            return 0
+        cycle_id = _cycle_of(session, item, None)
+    return waiting(store, cycle_id, as_of, item_id) if cycle_id is not None else 0
 
 
 def record_review(store: Store, item_id: int, decision: ReviewDecision | str, rationale: str = "",
