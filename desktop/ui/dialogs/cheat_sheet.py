@@ -28,6 +28,7 @@ GROUPS = (
     ("Help", (ActionId.CHEAT_SHEET, ActionId.SHORTCUTS, ActionId.PREFERENCES, ActionId.QUIT, ActionId.ABOUT)),
     ("Keeping your work", (ActionId.RESTORE_BACKUP, ActionId.FIND_RECORDING, ActionId.OPEN_LOG_FOLDER)),
     ("Many calls", (ActionId.IMPORT_FOLDER, ActionId.WATCH_FOLDER, ActionId.PAUSE_TRANSCRIPTION)),
+    ("Across the library", (ActionId.COACHING_QUEUE, ActionId.CYCLE_BASELINE, ActionId.PROPOSED_OBSERVATIONS)),
 )
 
 
