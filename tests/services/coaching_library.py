@@ -57,6 +57,9 @@ SCRIPTS = (
      (("Pat", OPEN), ("Kim", ANSWER), ("Kim", DEFER), ("Pat", ACCEPT))),
 )
 
+TITLES = {"b1": "Acme discovery", "b2": "Globex discovery", "b3": "Initech follow-up", "c1": "Umbrella discovery",
+          "c2": "Hooli demo", "c3": "Stark pricing call", "c4": "Wayne follow-up", "other": "Wonka discovery"}
+
 LINE_MS = 6_000  # each line lasts six seconds, one after another from 0:00
 
 
@@ -90,7 +93,7 @@ def build(store, folder: Path) -> Library:
     ids = {}
     for key, rep, _first, manager, day, lines in SCRIPTS:
         media = make_tone(folder / f"{key}.wav", seconds=40 + len(ids))  # distinct files: distinct calls
-        row, _ = calls.add_call(store, media, title=f"{rep.split()[0]} — {key}", rep=rep, manager=manager,
+        row, _ = calls.add_call(store, media, title=TITLES[key], rep=rep, manager=manager,
                                 recorded_at=f"{day}T10:00:00Z")
         transcript_io.import_transcript(store, row.id, write_vtt(folder / f"{key}.vtt", lines))
         ids[key] = row.id

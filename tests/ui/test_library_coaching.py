@@ -44,7 +44,7 @@ def test_the_queue_opens_the_call_at_the_moment_and_a_verdict_takes_it_off(qtbot
     assert [(e.call, e.finding_id) for e in shown] == [(e.call, e.finding_id) for e in expected]
     top = shown[0]
     assert (top.call, top.label, top.start_ms) == (lib.ids["c3"], "deferral_accepted", 30_000)
-    assert table.model().index(0, 4).data() == "Jo Closer"  # the rep
+    assert table.model().index(0, 3).data() == "Jo Closer"  # the rep
     table.setFocus()
     table.selectRow(0)
     qtbot.keyClick(table, Qt.Key.Key_Return)

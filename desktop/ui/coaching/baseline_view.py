@@ -17,21 +17,19 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QGroupBox
 
 from desktop.core.adoption import proposed_focus
 from desktop.core.cycles import Phase
-from desktop.core.timefmt import format_ms
 from desktop.errors import CallmarkError
 from desktop.services import coaching_queue, cycles
 from desktop.services.changes import CALLS, CYCLES, SUGGESTIONS, TRANSCRIPT
-from desktop.ui.coaching.library_table import LEAD_IN_MS, KeyTable, RowsModel
+from desktop.ui.coaching.library_table import LEAD_IN_MS, KeyTable, RowsModel, at
 
 PATTERN_COLUMNS = (
     ("Pattern", lambda p: p.pattern.replace("_", " ")),
     ("Calls", lambda p: p.calls),
     ("Times", lambda p: p.count),
     ("Reps", lambda p: ", ".join(sorted(p.reps)) or "—"),
-    ("Examples", lambda p: " · ".join(format_ms(e["start_ms"]) + f" (call {e['call']})" for e in p.examples)),
 )
 EXAMPLE_COLUMNS = (("Call", lambda e: e["title"]), ("Rep", lambda e: e["rep"] or "—"),
-                   ("At", lambda e: format_ms(e["start_ms"])))
+                   ("At", lambda e: at(e["start_ms"])), ("Date", lambda e: e["date"]))
 
 
 class PatternTable(QGroupBox):
@@ -39,9 +37,12 @@ class PatternTable(QGroupBox):
 
     def __init__(self, title: str, name: str, parent: QWidget | None = None):
         super().__init__(title, parent)
-        self.model = RowsModel(PATTERN_COLUMNS, self)
+        self.titles: dict[int, tuple[str, str | None, str]] = {}  # call -> (title, rep, date)
+        examples = ("Examples", lambda p: " · ".join(f"{self.titles.get(e['call'], ('?',))[0]} {at(e['start_ms'])}"
+                                                     for e in p.examples))
+        self.model = RowsModel((*PATTERN_COLUMNS, examples), self)
         self.table = KeyTable(self.model, f"{name} patterns")
-        for col, width in enumerate((170, 50, 50, 190)):
+        for col, width in enumerate((150, 46, 50, 170)):
             self.table.setColumnWidth(col, width)
         self.examples_model = RowsModel(EXAMPLE_COLUMNS, self)
         self.examples = KeyTable(self.examples_model, f"{name} examples")
@@ -54,9 +55,8 @@ class PatternTable(QGroupBox):
         layout.addWidget(self.examples, 1)
         self.table.selectionModel().currentRowChanged.connect(lambda *_: self.show_examples())
         self.table.opened.connect(lambda _p: (self.examples.setFocus(), self.examples.select_first()))
-        self.titles: dict[int, tuple[str, str | None]] = {}
 
-    def set_patterns(self, rows, titles: dict[int, tuple[str, str | None]]) -> None:
+    def set_patterns(self, rows, titles: dict[int, tuple[str, str | None, str]]) -> None:
         self.titles = titles
         self.model.set_rows(rows)
         self.table.select_first()
@@ -67,8 +67,10 @@ class PatternTable(QGroupBox):
 
     def show_examples(self) -> None:
         p = self.picked()
-        self.examples_model.set_rows([{**e, "title": self.titles.get(e["call"], ("?", None))[0],
-                                       "rep": self.titles.get(e["call"], ("?", None))[1]}
+        unknown = ("?", None, "")
+        self.examples_model.set_rows([{**e, "title": self.titles.get(e["call"], unknown)[0],
+                                       "rep": self.titles.get(e["call"], unknown)[1],
+                                       "date": self.titles.get(e["call"], unknown)[2]}
                                       for e in (p.examples if p else [])])
 
 
@@ -141,13 +143,13 @@ class BaselineView(QWidget):
         self.cycle = cycles.get_cycle(self.store, cycle_id, on) if cycle_id is not None else None
         self.refresh()
 
-    def _titles(self, rows) -> dict[int, tuple[str, str | None]]:
+    def _titles(self, rows) -> dict[int, tuple[str, str | None, str]]:
         ids = sorted({e["call"] for p in rows for e in p.examples})
         if not ids:
             return {}
         marks = ",".join("?" * len(ids))
-        return {i: (t, r) for i, t, r in self.store.reader().execute(
-            f'SELECT c.id, c.title, p.name FROM "call" c LEFT JOIN person p ON p.id = c.rep_id '
+        return {i: (t, r, str(d or "")[:10]) for i, t, r, d in self.store.reader().execute(
+            f'SELECT c.id, c.title, p.name, c.recorded_at FROM "call" c LEFT JOIN person p ON p.id = c.rep_id '
             f"WHERE c.id IN ({marks})", ids)}
 
     def refresh(self) -> None:
@@ -162,6 +164,9 @@ class BaselineView(QWidget):
         rows = coaching_queue.baseline(self.store, c.id)
         compare = c.now.phase in (Phase.COMPARE, Phase.ENDED)
         weeks = coaching_queue.baseline(self.store, c.id, window="coaching") if compare else []
+        # Side by side, row for row: the coaching weeks in the baseline's order, new patterns after.
+        place = {p.pattern: n for n, p in enumerate(rows)}
+        weeks.sort(key=lambda p: place.get(p.pattern, len(place)))
         self.baseline.set_patterns(rows, self._titles(rows + weeks))
         self.coaching.set_patterns(weeks, self.baseline.titles)
         self.coaching.setVisible(compare)

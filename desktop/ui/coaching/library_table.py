@@ -17,6 +17,14 @@ from desktop.ui.models.row_table import RowTableModel
 LEAD_IN_MS = 1000  # open a moment from a second before it, to hear what led to it
 
 
+def at(ms: int | None) -> str:
+    """A moment's place as a coach reads it: 0:30, 1:02:07 (the milliseconds are the detector's, not theirs)."""
+    if ms is None:
+        return "—"
+    s = int(ms) // 1000
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+
+
 class RowsModel(RowTableModel):
     def __init__(self, columns: Sequence[tuple[str, Callable[[object], object]]], parent=None):
         super().__init__(parent)
@@ -63,6 +71,7 @@ class KeyTable(QTableView):
         self.setAlternatingRowColors(True)
         self.verticalHeader().setVisible(False)
         self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)  # uniform rows
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 10)
         self.horizontalHeader().setStretchLastSection(True)
         self.setWordWrap(False)
         self.doubleClicked.connect(lambda index: self.opened.emit(model.row(index.row())))

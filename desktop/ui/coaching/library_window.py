@@ -36,7 +36,8 @@ class LibraryWindow(QMainWindow):
         self.store, self.on = store, on
         self.setObjectName("libraryCoachingWindow")
         self.setWindowTitle("Across the library — Callmark")
-        self.resize(1240, 680)
+        self._placed = False
+        self.resize(1440, 860)  # showEvent keeps it inside smaller screens
         self.manager_box = QComboBox()
         self.manager_box.setAccessibleName("Manager")
         self.manager_box.setMinimumWidth(220)
@@ -66,6 +67,16 @@ class LibraryWindow(QMainWindow):
         self.manager_box.currentTextChanged.connect(self.on_manager_changed)
         self.cycle_box.currentIndexChanged.connect(lambda _i: self.on_cycle_chosen())
         self.reload(manager)
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        # At most the screen: on a 1280×720 laptop the window must not run off its edges.
+        screen = self.screen().availableGeometry() if self.screen() is not None else None
+        if screen is not None and not self.isMaximized():
+            self.resize(min(self.width(), screen.width() - 16), min(self.height(), screen.height() - 48))
+            if not self._placed:  # the first time: in the middle of the screen, over the workspace
+                self._placed = True
+                self.move(screen.center() - self.rect().center())
+        super().showEvent(event)
 
     def reload(self, wanted: str | None = None) -> None:
         names = managers(self.store)

@@ -14,17 +14,16 @@ from datetime import date
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from desktop.core.enums import Seen
-from desktop.core.timefmt import format_ms
 from desktop.services import adoption
 from desktop.services.changes import CALLS, CYCLES, ITEMS, OBSERVATIONS, SUGGESTIONS, TRANSCRIPT
-from desktop.ui.coaching.library_table import LEAD_IN_MS, KeyTable, RowsModel
+from desktop.ui.coaching.library_table import LEAD_IN_MS, KeyTable, RowsModel, at
 
 COLUMNS = (
     ("Proposed", lambda p: p.seen_label),
     ("Call", lambda p: p.title),
     ("Date", lambda p: p.recorded_on.isoformat() if p.recorded_on else ""),
     ("Rep", lambda p: p.rep or "—"),
-    ("At", lambda p: format_ms(p.start_ms) if p.start_ms is not None else "—"),
+    ("At", lambda p: at(p.start_ms)),
     ("For", lambda p: f"next recording (obs. {p.fills})" if p.fills else f"item {p.item_id}"),
     ("Evidence", lambda p: p.evidence),
 )

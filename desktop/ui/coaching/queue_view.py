@@ -11,21 +11,21 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from desktop.core.timefmt import format_ms
 from desktop.services import coaching_queue
 from desktop.services.changes import CALLS, CYCLES, SUGGESTIONS, TRANSCRIPT
-from desktop.ui.coaching.library_table import LEAD_IN_MS, KeyTable, RowsModel
+from desktop.ui.coaching.library_table import LEAD_IN_MS, KeyTable, RowsModel, at
 
 COLUMNS = (
     ("Focus", lambda e: "★" if e.focus else ""),
-    ("Reason", lambda e: e.reason),
     ("Label", lambda e: e.label.replace("_", " ")),
     ("Call", lambda e: e.title),
     ("Rep", lambda e: e.rep or "—"),
-    ("At", lambda e: format_ms(e.start_ms)),
+    ("At", lambda e: at(e.start_ms)),
     ("Date", lambda e: (e.recorded_at or "")[:10]),
     ("Quote", lambda e: f"“{e.quote}”"),
+    ("Reason", lambda e: e.reason),
 )
+REP_COLUMN = 3
 
 
 class QueueView(QWidget):
@@ -41,7 +41,7 @@ class QueueView(QWidget):
         self.model = RowsModel(COLUMNS, self)
         self.table = KeyTable(self.model, "Coaching queue", keys="ad")
         self.table.setToolTip("Enter: open the call at the moment · A: accept · D: dismiss")
-        for col, width in enumerate((44, 330, 150, 200, 120, 70, 90)):
+        for col, width in enumerate((48, 150, 160, 110, 56, 90, 280)):
             self.table.setColumnWidth(col, width)
         self.open_button = QPushButton("Open at the moment (Enter)")
         self.accept_button = QPushButton("Accept (A)")
