@@ -136,6 +136,7 @@ class BaselineView(QWidget):
         for table in (self.baseline, self.coaching):
             table.examples.opened.connect(self.open_example)
         self.pick_button.clicked.connect(lambda: self.pick_focus())
+        self.baseline.table.selectionModel().currentRowChanged.connect(lambda *_: self.follow_pattern())
         self.last_dialog: FocusDialog | None = None
 
     def show_cycle(self, cycle_id: int | None, on: date | None = None) -> None:
@@ -170,10 +171,20 @@ class BaselineView(QWidget):
         self.baseline.set_patterns(rows, self._titles(rows + weeks))
         self.coaching.set_patterns(weeks, self.baseline.titles)
         self.coaching.setVisible(compare)
+        self.follow_pattern()
         self.heading.setText(
             f"<b>{c.manager}</b> — day {c.now.day}: {c.now.label}. "
             f"Focus: <i>{c.focus_behavior or 'not chosen yet'}</i>"
             + ("<br>Compare: the coaching weeks stand beside the baseline." if compare else ""))
+
+    def follow_pattern(self) -> None:
+        """The coaching weeks show the pattern picked in the baseline: compared row to row."""
+        p = self.baseline.picked()
+        model = self.coaching.model
+        for n in range(model.rowCount()):
+            if p is not None and model.row(n).pattern == p.pattern:
+                self.coaching.table.selectRow(n)
+                return
 
     def on_store_changed(self, change) -> None:
         if self.cycle is not None and change.touches(SUGGESTIONS, CALLS, CYCLES, TRANSCRIPT):

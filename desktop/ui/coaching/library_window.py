@@ -147,6 +147,9 @@ class LibraryCommands:
             context = self.main.context
             self.view = LibraryWindow(self.main.store, context.run, self.play_at, manager, parent=self.main)
             context.store_changed.connect(self.view.on_store_changed)
+            # Undo and redo work from here too: the edits made here are on the window's one history.
+            reg = self.main.registry
+            self.view.addActions([reg[ActionId.UNDO], reg[ActionId.REDO]])
         elif manager:
             self.view.reload(manager)
         self.view.tabs.setCurrentIndex(tab)
