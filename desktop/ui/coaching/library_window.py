@@ -37,6 +37,7 @@ class LibraryWindow(QMainWindow):
         self.setObjectName("libraryCoachingWindow")
         self.setWindowTitle("Across the library — Callmark")
         self._placed = False
+        self._stale = False  # a change came while the window was closed
         self.resize(1440, 860)  # showEvent keeps it inside smaller screens
         self.manager_box = QComboBox()
         self.manager_box.setAccessibleName("Manager")
@@ -76,6 +77,9 @@ class LibraryWindow(QMainWindow):
             if not self._placed:  # the first time: in the middle of the screen, over the workspace
                 self._placed = True
                 self.move(screen.center() - self.rect().center())
+        if self._stale:
+            self._stale = False
+            self.reload(self.manager_box.currentText())
         super().showEvent(event)
 
     def reload(self, wanted: str | None = None) -> None:
@@ -107,6 +111,9 @@ class LibraryWindow(QMainWindow):
         self.proposals.show_cycle(cycle_id, self.on)
 
     def on_store_changed(self, change) -> None:
+        if not self.isVisible():  # closed: nothing to read now, everything when shown again
+            self._stale = True
+            return
         if change.touches(CYCLES, CALLS):  # a cycle or a call's manager: who and which cycle may differ
             names = managers(self.store)
             if names != [self.manager_box.itemText(i) for i in range(self.manager_box.count())]:

@@ -26,6 +26,7 @@ COLUMNS = (
     ("Reason", lambda e: e.reason),
 )
 REP_COLUMN = 3
+SHOWN = 200  # the first ones are what the next session can use; the rest wait their turn
 
 
 class QueueView(QWidget):
@@ -70,12 +71,13 @@ class QueueView(QWidget):
 
     def refresh(self) -> None:
         at = self.table.currentIndex().row()
-        entries = coaching_queue.queue(self.store, self.manager) if self.manager else []
+        entries = coaching_queue.queue(self.store, self.manager, limit=SHOWN) if self.manager else []
         self.model.set_rows(entries)
         focus = sum(e.focus for e in entries)
         calls = len({e.call for e in entries})
         self.summary.setText(
-            f"<b>{self.manager}</b>: {len(entries)} moments to review on {calls} calls"
+            f"<b>{self.manager}</b>: {'the first ' if len(entries) == SHOWN else ''}{len(entries)} moments to review "
+            f"on {calls} calls"
             + (f", {focus} matching the cycle's focus (★) first" if focus else "")
             + " · Enter opens the call a second before the moment" if self.manager else "Choose a manager.")
         if entries:
