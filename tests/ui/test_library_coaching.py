@@ -148,3 +148,17 @@ def test_every_control_of_the_library_window_has_a_name(qtbot, window, store, li
     qtbot.waitExposed(dialog)
     missing |= set(_unnamed(_reachable(dialog)))
     assert sorted(missing) == []
+
+
+def test_a_closed_window_reads_nothing_and_shows_every_change_when_opened_again(qtbot, window, store, lib):
+    from desktop.services import suggestions
+
+    view = _open(qtbot, window, ActionId.COACHING_QUEUE)
+    before = view.queue.model.rowCount()
+    view.close()
+    top = coaching_queue.queue(store, scripted.MANAGER)[0]
+    window.history.run(lambda: suggestions.decide(store, top.call, [top.finding_id], "accepted"))
+    assert view.queue.model.rowCount() == before  # closed: not read
+    again = _open(qtbot, window, ActionId.COACHING_QUEUE)
+    assert again is view and view.queue.model.rowCount() == before - 1
+    assert (view.queue.model.row(0).call, view.queue.model.row(0).finding_id) != (top.call, top.finding_id)
