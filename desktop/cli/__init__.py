@@ -16,7 +16,8 @@ from collections.abc import Sequence
 # Every sub-command's name. The bare `callmark` (the window) is told from a sub-command by this set
 # alone: building the parser imports every command module and, through them, SQLAlchemy and the
 # services, which held the window up by more than half a second. A test keeps it equal to the parser.
-COMMANDS = frozenset({"calibrate", "calls", "crm", "cycles", "db", "indicators", "items", "moments", "observations", "packet",
+COMMANDS = frozenset({"calibrate", "calls", "crm", "cycles", "db", "indicators", "items", "moments",
+                      "observations", "packet",
                       "queue", "record", "search", "team", "transcribe", "transcript", "transcription"})
 
 

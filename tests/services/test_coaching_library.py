@@ -96,8 +96,8 @@ def test_each_later_call_gets_a_proposed_observation_that_counts_once_confirmed(
     got = [(p.call, p.fills) for p in adoption.proposed(store, lib.cycle_id, LATE)]
     assert got == [(ids["c1"], None), (ids["c2"], pending[0].id), (ids["c3"], pending[1].id)]
     # Nothing counts yet: the rule waits and says how many proposals are there.
-    assert observations.propose_review(store, item, LATE).decision is None
-    assert "3 proposed observations from later calls to confirm" in observations.propose_review(store, item, LATE).reason
+    waits = observations.propose_review(store, item, LATE)
+    assert waits.decision is None and "3 proposed observations from later calls to confirm" in waits.reason
     adoption.confirm(store, lib.cycle_id, item, ids["c1"], as_of=LATE)  # kept as proposed
     corrected = adoption.confirm(store, lib.cycle_id, item, ids["c2"], "partly", as_of=LATE)  # corrected
     kept = {o.call_id: (o.seen, o.observed_on) for o in observations.list_observations(store, item_id=item)}
