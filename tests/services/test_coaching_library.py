@@ -144,9 +144,14 @@ def test_confirming_what_is_not_proposed_is_refused_in_one_line(store, lib):
 def test_the_command_lists_and_confirms_proposals(store, lib, isolated_home):
     from tests.conftest import run_cli
 
-    _made, item = _tie_focus(store, lib)
     store.close()
     home = ("--home", str(isolated_home))
+    behavior = proposed_focus("deferral_accepted")[0]
+    run_cli(*home, "cycles", "focus", str(lib.cycle_id), behavior, "--pattern", "deferral_accepted",
+            "--on", "2026-09-25", check=True)
+    shown = json.loads(run_cli(*home, "cycles", "show", str(lib.cycle_id), "--json", check=True).stdout)
+    assert shown["focus_behavior"] == behavior
+    (item,) = shown["item_ids"]  # the focus item, its indicator tied to the detector
     out = json.loads(run_cli(*home, "observations", "proposed", "--cycle", str(lib.cycle_id), "--as-of",
                              "2026-11-25", "--json", check=True).stdout)
     assert [(p["call"], p["seen"], p["start_ms"]) for p in out] == [
