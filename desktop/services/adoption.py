@@ -198,9 +198,11 @@ def confirm(store: Store, cycle_id: int, item_id: int, call_id: int, seen: Seen 
 
 def _focus_item(session, cycle: Cycle) -> CoachingItem | None:
     """The item the cycle's focus is worked in: attached to the cycle, with the focus's pattern or
-    behavior (else the first attached one)."""
-    attached = session.scalars(select(CoachingItem).where(CoachingItem.cycle_id == cycle.id)
-                               .order_by(CoachingItem.id)).all()
+    behavior (else the first attached one) and no observation yet — an item already observed keeps its
+    behavior (its evidence is about that one), and a new focus gets an item of its own."""
+    observed = set(session.scalars(select(Observation.item_id).where(Observation.item_id.is_not(None))))
+    attached = [i for i in session.scalars(select(CoachingItem).where(CoachingItem.cycle_id == cycle.id)
+                                           .order_by(CoachingItem.id)) if i.id not in observed]
     for item in attached:
         if cycle.focus_pattern and item.indicator_pattern == cycle.focus_pattern:
             return item

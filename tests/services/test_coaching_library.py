@@ -165,3 +165,18 @@ def test_the_command_lists_and_confirms_proposals(store, lib, isolated_home):
     bad = run_cli(*home, "observations", "confirm", "--cycle", str(lib.cycle_id), "--item", str(item),
                   "--call", str(lib.ids["c4"]), "--as-of", "2026-11-25")
     assert bad.returncode != 0 and len(bad.stderr.strip().splitlines()) == 1 and "no proposed observation" in bad.stderr
+
+
+def test_a_new_focus_leaves_an_observed_item_its_behavior(store, lib):
+    _made, item = _tie_focus(store, lib)
+    adoption.confirm(store, lib.cycle_id, item, lib.ids["c1"], as_of=LATE)
+    behavior, indicator = proposed_focus("next_step_vague")
+    made = adoption.set_focus_from_pattern(store, lib.cycle_id, "next_step_vague", behavior, indicator,
+                                           on=LATE, reason="the deferrals are handled; the next steps are not")
+    assert made.row != item  # a new item for the new focus
+    choices = dict(cycles.item_choices(store, lib.cycle_id))
+    assert choices[item].startswith("When the customer asks for information") and choices[made.row] == behavior
+    assert [c.reason for c in cycles.focus_changes(store, lib.cycle_id)] == [
+        "the deferrals are handled; the next steps are not"]
+    with pytest.raises(CallmarkError, match="Give a reason"):  # day 80: the focus stays stable without one
+        adoption.set_focus_from_pattern(store, lib.cycle_id, "deferral", "Ask who else is involved.", "", on=LATE)
