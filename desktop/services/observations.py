@@ -48,6 +48,7 @@ class ObservationRow:
     seen: Seen | None
     evidence: str
     uses_customer_evidence: bool | None
+    start_ms: int | None = None  # the moment in the call it was read at (a confirmed proposal)
 
     @property
     def pending(self) -> bool:
@@ -85,7 +86,7 @@ class ReviewRow:
 def _row(o: Observation, titles: dict[int, str]) -> ObservationRow:
     return ObservationRow(o.id, o.item_id, o.cycle_id, o.source, o.call_id, titles.get(o.call_id),
                           o.moment_id, o.observed_on, o.seen, o.evidence or "",
-                          o.uses_customer_evidence)
+                          o.uses_customer_evidence, o.start_ms)
 
 
 def _titles(session: Session) -> dict[int, str]:

@@ -100,9 +100,11 @@ def test_each_later_call_gets_a_proposed_observation_that_counts_once_confirmed(
     assert waits.decision is None and "3 proposed observations from later calls to confirm" in waits.reason
     adoption.confirm(store, lib.cycle_id, item, ids["c1"], as_of=LATE)  # kept as proposed
     corrected = adoption.confirm(store, lib.cycle_id, item, ids["c2"], "partly", as_of=LATE)  # corrected
-    kept = {o.call_id: (o.seen, o.observed_on) for o in observations.list_observations(store, item_id=item)}
-    assert kept == {ids["c1"]: (Seen.YES, date(2026, 10, 13)), ids["c2"]: (Seen.PARTIAL, date(2026, 10, 15)),
-                    None: (None, date(2026, 10, 14))}  # the second "next recording" is still to check
+    kept = {o.call_id: (o.seen, o.observed_on, o.start_ms)
+            for o in observations.list_observations(store, item_id=item)}
+    assert kept == {ids["c1"]: (Seen.YES, date(2026, 10, 13), 12_000),
+                    ids["c2"]: (Seen.PARTIAL, date(2026, 10, 15), 18_000),
+                    None: (None, date(2026, 10, 14), None)}  # the second "next recording" is still to check
     report = indicators.report(store, cycle_id=lib.cycle_id, as_of=LATE)
     assert (report.indicators.behavior_adoption.numerator, report.indicators.behavior_adoption.denominator) == (1, 2)
     assert report.proposals_waiting == 1
