@@ -80,6 +80,9 @@ class CoachingItem(Base):
     owner_reviews: Mapped[str] = mapped_column(String(200), default="")
     cadence: Mapped[str] = mapped_column(Text, default="")
     indicator: Mapped[str] = mapped_column(Text, default="")
+    # The pattern the indicator is read from (a detection label, or a tracker's name): later calls
+    # then get proposed observations (desktop.services.adoption).
+    indicator_pattern: Mapped[str | None] = mapped_column(String(64))
     next_evidence: Mapped[str] = mapped_column(Text, default="")
     next_evidence_due: Mapped[date | None]
     review_rule_text: Mapped[str] = mapped_column(Text, default="")

@@ -20,6 +20,7 @@ class Cycle(Base):
     coach_id: Mapped[int | None] = mapped_column(ForeignKey("person.id", ondelete="SET NULL"))
     start_date: Mapped[date]
     focus_behavior: Mapped[str | None] = mapped_column(Text)
+    focus_pattern: Mapped[str | None] = mapped_column(String(64))  # picked in the baseline table
     conversation_model: Mapped[ConversationModel] = mapped_column(
         enum_type(ConversationModel, "conversation_model"), default=ConversationModel.GROW
     )
@@ -90,6 +91,7 @@ class Observation(Base):
     observed_on: Mapped[date]
     seen: Mapped[Seen | None] = mapped_column(enum_type(Seen, "seen"))  # None: still to check
     evidence: Mapped[str] = mapped_column(Text, default="")
+    start_ms: Mapped[int | None] = mapped_column(Integer)  # the moment in the call it was read at
     uses_customer_evidence: Mapped[bool | None] = mapped_column(Boolean)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 

@@ -44,6 +44,10 @@ def register(sub, common) -> None:
     focus.add_argument("behavior")
     focus.add_argument("--reason")
     focus.add_argument("--on", metavar="DATE", help="default: today")
+    focus.add_argument("--pattern", metavar="LABEL",
+                       help="tie the focus item's indicator to this detector (adoption is then proposed from "
+                            "later calls: `callmark observations proposed`)")
+    focus.add_argument("--indicator", metavar="TEXT", help="with --pattern: the indicator (default: proposed)")
     focus.set_defaults(handler=_focus)
 
     attach = inner.add_parser("attach", parents=[common], help="work on a coaching item in this cycle")
@@ -143,6 +147,18 @@ def _show(args, ctx) -> int:
 
 
 def _focus(args, ctx) -> int:
+    if args.pattern:
+        from desktop.core.adoption import proposed_focus
+        from desktop.services.adoption import set_focus_from_pattern
+
+        indicator = args.indicator if args.indicator is not None else proposed_focus(args.pattern)[1]
+        on = parse_date(args.on, "--on")
+        set_focus_from_pattern(ctx.store, args.cycle, args.pattern, args.behavior, indicator, on=on,
+                               reason=args.reason)
+        print(cycles.get_cycle(ctx.store, args.cycle).focus_behavior)
+        return 0
+    if args.indicator is not None:
+        raise CallmarkError("--indicator goes with --pattern (the detector it is read from)")
     row = cycles.set_focus(ctx.store, args.cycle, args.behavior, on=parse_date(args.on, "--on"),
                            reason=args.reason)
     print(row.focus_behavior)

@@ -42,6 +42,9 @@ def _indicators(args, ctx) -> int:
         f = getattr(result.indicators, key)
         value = "—" if f.value is None else f"{f.value:.0%}"
         print(f"  {LABELS[key]:<72} {f.numerator:>3} / {f.denominator:<3} {value:>5}")
+    if result.proposals_waiting:
+        print(f"  ({result.proposals_waiting} observations proposed from later calls wait to be confirmed: "
+              f"`callmark observations proposed --cycle {c.id}`)")
     for q in result.quality:
         print(f"Item {q.item_id}: {q.title}")
         for check in q.checks:

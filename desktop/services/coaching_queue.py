@@ -15,9 +15,11 @@ every new transcript) is not in them until it has been.
 
 from __future__ import annotations
 
+import heapq
 import json
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from operator import itemgetter
 
 from db.store import Store
 from desktop.core.cycles import Phase
@@ -104,6 +106,10 @@ def _judged(store: Store, call_ids: list[int]) -> set[tuple[int, str]]:
         f"SELECT call_id, finding_id FROM suggestion_verdict WHERE call_id IN ({marks})", call_ids))
 
 
+_MOMENT_SPAN = 10 ** 10  # more milliseconds than any call lasts (about 115 days)
+_GROUP_SPAN = _MOMENT_SPAN * 10 ** 7  # more calls than any library holds, times the span of one
+
+
 def queue(store: Store, manager: str, *, focus: str | None = None, limit: int | None = None) -> list[QueueEntry]:
     """The manager's queue, ranked (see the module). ``focus``: the behavior to put first (default: the
     focus of the manager's current cycle, if any)."""
@@ -119,20 +125,30 @@ def queue(store: Store, manager: str, *, focus: str | None = None, limit: int | 
     # The newest call first (undated ones last): each call's place, worked out once for its entries.
     order = sorted(calls, key=lambda c: (c[3] is not None, str(c[3] or "")), reverse=True)
     place = {c[0]: n for n, c in enumerate(order)}
+    # One integer per entry orders it (focus, then weight, then the call's place, then the moment): a
+    # C-level sort of ints, where sorting tuples cost more than reading the findings.
+    judged_at: dict[int, set[str]] = {}
+    for call_id, finding_id in judged:
+        judged_at.setdefault(call_id, set()).add(finding_id)
+    top = max(LABEL_WEIGHTS.values()) + 1
+    weight_of = {label: (label not in wanted) * 2 * top + top - w for label, w in LABEL_WEIGHTS.items()}
+    other = 3 * top  # a label missing from the table: after every known one
     ranked = []
+    add = ranked.append
     for call_id, _title, _rep, _recorded, findings in calls:
-        at = place[call_id]
+        at = place[call_id] * _MOMENT_SPAN
+        skip = judged_at.get(call_id, ())
         for f in json.loads(findings):
-            if (call_id, f["id"]) not in judged:
-                label = f["label"]
-                ranked.append((label not in wanted, -LABEL_WEIGHTS.get(label, 0), at, f["start_ms"], call_id, f))
-    ranked.sort(key=lambda r: r[:4])
+            if f["id"] not in skip:
+                add((weight_of.get(f["label"], other) * _GROUP_SPAN + at + f["start_ms"], call_id, f))
+    first = itemgetter(0)
+    ranked = heapq.nsmallest(limit, ranked, key=first) if limit else sorted(ranked, key=first)
     info = {c[0]: c for c in calls}
     out = []
-    for is_other, _w, _at, _start, call_id, f in ranked[:limit] if limit else ranked:
+    for _key, call_id, f in ranked:
         _id, title, rep, recorded, _f = info[call_id]
         out.append(QueueEntry(call_id, title, rep, str(recorded) if recorded else None, f["start_ms"], f["end_ms"],
-                              f["label"], f["reason"], f["quote"], f["id"], not is_other))
+                              f["label"], f["reason"], f["quote"], f["id"], f["label"] in wanted))
     return out
 
 

@@ -60,6 +60,8 @@ class IndicatorReport:
     series: list[core.WeekPoint]  # cumulative to each week's last day
     quality: list[ItemQuality]
     each_week: list[core.WeekPoint] = field(default_factory=list)  # each week alone
+    # Observations proposed from later calls and not confirmed yet: they count nowhere until they are.
+    proposals_waiting: int = 0
 
     def to_json(self, *, full: bool = False) -> dict[str, Any]:
         """The six figures (exactly the six keys); with full=True also the cycle, weeks and checklist."""
@@ -68,7 +70,7 @@ class IndicatorReport:
             return figures
         return {"manager": self.cycle.manager, "cycle_id": self.cycle.id, "as_of": self.as_of.isoformat(),
                 "indicators": figures, "weeks": [p.to_dict() for p in self.series],
-                "quality": [q.to_json() for q in self.quality]}
+                "quality": [q.to_json() for q in self.quality], "proposals_waiting": self.proposals_waiting}
 
 
 def _attr(obj, *names, default=None):
@@ -163,5 +165,8 @@ def report(store: Store, manager: str | None = None, cycle_id: int | None = None
     started = through >= cycle.start_date
     series = core.weekly_series(cycle.start_date, inputs, through=through) if started else []
     each = core.weekly_series(cycle.start_date, inputs, through=through, cumulative=False) if started else []
-    return IndicatorReport(cycle, as_of, figures, series, _quality(store, rows, as_of), each)
+    from desktop.services.adoption import waiting
+
+    return IndicatorReport(cycle, as_of, figures, series, _quality(store, rows, as_of), each,
+                           waiting(store, cycle.id, as_of))
 

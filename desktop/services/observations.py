@@ -48,6 +48,7 @@ class ObservationRow:
     seen: Seen | None
     evidence: str
     uses_customer_evidence: bool | None
+    start_ms: int | None = None  # the moment in the call it was read at (a confirmed proposal)
 
     @property
     def pending(self) -> bool:
@@ -85,7 +86,7 @@ class ReviewRow:
 def _row(o: Observation, titles: dict[int, str]) -> ObservationRow:
     return ObservationRow(o.id, o.item_id, o.cycle_id, o.source, o.call_id, titles.get(o.call_id),
                           o.moment_id, o.observed_on, o.seen, o.evidence or "",
-                          o.uses_customer_evidence)
+                          o.uses_customer_evidence, o.start_ms)
 
 
 def _titles(session: Session) -> dict[int, str]:
@@ -235,7 +236,23 @@ def _method(rows: list[ObservationRow], as_of: date | None) -> list[review_rule.
 def propose_review(store: Store, item_id: int, as_of: date | None = None) -> review_rule.Proposal:
     """Continue / adapt / replace (or not enough evidence yet), with the reason in plain words."""
     rule = rule_of(store, item_id)
-    return review_rule.propose(rule, _method(list_observations(store, item_id=item_id), as_of))
+    made = review_rule.propose(rule, _method(list_observations(store, item_id=item_id), as_of))
+    waiting = _waiting(store, item_id, as_of)
+    if waiting:  # proposals count nowhere until confirmed; the coach is told they are there
+        made = review_rule.Proposal(made.decision, f"{made.reason} ({waiting} proposed observation"
+                                                   f"{'s' if waiting != 1 else ''} from later calls to confirm)")
+    return made
+
+
+def _waiting(store: Store, item_id: int, as_of: date | None) -> int:
+    from desktop.services.adoption import waiting
+
+    with store.read() as session:
+        item = one(session, CoachingItem, item_id)
+        if not item.indicator_pattern:
+            return 0
+        cycle_id = _cycle_of(session, item, None)
+    return waiting(store, cycle_id, as_of, item_id) if cycle_id is not None else 0
 
 
 def record_review(store: Store, item_id: int, decision: ReviewDecision | str, rationale: str = "",

@@ -39,6 +39,7 @@ CRM = "desktop.ui.crm:commands"
 ITEM_EDITOR = "desktop.ui.item_editor:commands"
 SUGGESTIONS = "desktop.ui.controllers.suggestions:suggestions_controller"
 ABOUT_DIALOG = "desktop.ui.dialogs.about:AboutCommand"
+LIBRARY_COACHING = "desktop.ui.coaching.library_window:library_commands"
 
 
 class ActionId(Enum):
@@ -131,6 +132,12 @@ class ActionId(Enum):
                     False)
     PAUSE_TRANSCRIPTION = ("Pause transcription", (), "Hold the transcription queue; the call being transcribed "
                            "starts again on resume", False, TRANSCRIPTION)
+    COACHING_QUEUE = ("Coaching queue…", ("Ctrl+Shift+Q",), "A manager's moments worth the next session, across "
+                      "their reps' calls, ranked", False, LIBRARY_COACHING)
+    CYCLE_BASELINE = ("Cycle baseline…", (), "Each pattern across the calls of the cycle's baseline; pick the focus",
+                      False, LIBRARY_COACHING)
+    PROPOSED_OBSERVATIONS = ("Observations to confirm…", (), "Adoption proposed from later calls: confirm or "
+                             "correct each with one key", False, LIBRARY_COACHING)
 
     @property
     def text(self) -> str:

@@ -461,7 +461,8 @@ class CoachingWindow(QMainWindow):
 
     def on_next_two_clicked(self) -> None:
         observations.check_next_two_recordings(self.store, self.item_box.currentData(), self.on)
-        self.message("Two recordings to check were added: fill each in once you've listened.")
+        self.message("Two recordings to check were added: fill each in once you've listened (an indicator tied "
+                     "to a detector proposes them from the next two calls: Coaching ▸ Observations to confirm).")
         self.refresh()
 
     def on_fill_clicked(self) -> None:

@@ -133,6 +133,10 @@ class DashboardView(QWidget):
         for key in INDICATOR_KEYS:
             figure = getattr(report.indicators, key)
             self.cards[key].set_figure(figure.numerator, figure.denominator, figure.value)
+        if report.proposals_waiting:  # only confirmed observations count: say what is still to confirm
+            card = self.cards["behavior_adoption"]
+            card.ratio.setText(f"{card.ratio.text()} · {report.proposals_waiting} proposed from later calls, "
+                               "to confirm")
         self._fill_trend(report)
         self._fill_weeks(report)
         self._fill_checklist(report)

@@ -37,6 +37,7 @@ MENUS = (
                      ActionId.PAUSE_TRANSCRIPTION, None,
                      ActionId.EDIT_LINE, ActionId.SPEAKERS, ActionId.TRANSCRIPT_VERSIONS, None,
                      ActionId.IMPORT_TRANSCRIPT, ActionId.EXPORT_TRANSCRIPT, None, ActionId.TRANSCRIPTION_SETTINGS)),
+    ("&Coaching", (ActionId.COACHING_QUEUE, ActionId.CYCLE_BASELINE, ActionId.PROPOSED_OBSERVATIONS)),
     ("&View", (ActionId.TOGGLE_LIBRARY, ActionId.FOLLOW, None, ActionId.WRITING_ROOM, ActionId.RESET_LAYOUT)),
     ("&Help", (ActionId.CHEAT_SHEET, ActionId.SHORTCUTS, None, ActionId.OPEN_LOG_FOLDER, None, ActionId.ABOUT)),
 )

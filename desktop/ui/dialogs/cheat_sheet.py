@@ -29,6 +29,7 @@ GROUPS = (
     ("Keeping your work", (ActionId.RESTORE_BACKUP, ActionId.FIND_RECORDING, ActionId.LOCATE_RECORDING,
                            ActionId.MEDIA_FOLDERS, ActionId.OPEN_LOG_FOLDER)),
     ("Many calls", (ActionId.IMPORT_FOLDER, ActionId.WATCH_FOLDER, ActionId.PAUSE_TRANSCRIPTION)),
+    ("Across the library", (ActionId.COACHING_QUEUE, ActionId.CYCLE_BASELINE, ActionId.PROPOSED_OBSERVATIONS)),
 )
 
 

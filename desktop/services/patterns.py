@@ -1,0 +1,68 @@
+"""A pattern is a detection label or a tracker: the one seam that finds where a pattern hit.
+
+The coaching queue, the baseline table and adoption read patterns by name.
+Detection labels are answered here from the detection pass's cache (a finding
+the coach dismissed is not a hit: the coach said the detector was wrong).
+Trackers (named phrase sets) answer through a source registered with
+``register_source``: a function ``(store, names, call_ids) -> {call_id:
+[Hit]}`` for the names it knows, and ``known(store) -> set of names``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+
+from db.store import Store
+from desktop.core.adoption import Hit
+from desktop.core.detect.model import LABELS
+from desktop.errors import NotFound
+
+__all__ = ["Hit", "hits", "is_pattern", "register_source"]
+
+# (known names, hits) of each other kind of pattern (trackers).
+_SOURCES: list[tuple[Callable[[Store], set[str]], Callable[[Store, set[str], list[int]], dict]]] = []
+
+
+def register_source(known: Callable[[Store], set[str]],
+                    find: Callable[[Store, set[str], list[int]], dict[int, list[Hit]]]) -> None:
+    _SOURCES.append((known, find))
+
+
+def is_pattern(store: Store, name: str) -> bool:
+    return name in LABELS or any(name in known(store) for known, _find in _SOURCES)
+
+
+def _label_hits(store: Store, labels: set[str], call_ids: list[int]) -> dict[int, list[Hit]]:
+    out: dict[int, list[Hit]] = {c: [] for c in call_ids}
+    if not labels or not call_ids:
+        return out
+    db = store.reader()
+    for start in range(0, len(call_ids), 500):  # SQLite's limit on parameters, with room to spare
+        chunk = call_ids[start:start + 500]
+        marks = ",".join("?" * len(chunk))
+        dismissed = set(db.execute(f"SELECT call_id, finding_id FROM suggestion_verdict WHERE call_id IN "
+                                   f"({marks}) AND verdict = 'dismissed'", chunk))
+        for call_id, findings in db.execute(
+                f"SELECT call_id, findings FROM suggestion_cache WHERE call_id IN ({marks})", chunk):
+            for f in json.loads(findings):
+                if f["label"] in labels and (call_id, f["id"]) not in dismissed:
+                    out[call_id].append(Hit(f["label"], f["start_ms"], f["end_ms"], f.get("speaker"),
+                                            f.get("quote", "")))
+    return out
+
+
+def hits(store: Store, names: Iterable[str], call_ids: Iterable[int]) -> dict[int, list[Hit]]:
+    """Every hit of the named patterns on each call, by call (calls not read yet: no hits)."""
+    names, call_ids = set(names), [int(c) for c in call_ids]
+    out = _label_hits(store, names & set(LABELS), call_ids)
+    rest = names - set(LABELS)
+    for known, find in _SOURCES:
+        mine = rest & known(store)
+        if mine:
+            rest -= mine
+            for call_id, found in find(store, mine, call_ids).items():
+                out.setdefault(call_id, []).extend(found)
+    if rest:
+        raise NotFound(f"pattern {sorted(rest)[0]!r}: not a detection label or tracker")
+    return out
