@@ -8,7 +8,7 @@ not have the file is told where it was (the path on which machine). Where a
 recording lives on *this* machine is kept on this machine, never here.
 
 Revision ID: 0010
-Revises: 0007
+Revises: 0009
 Create Date: 2026-12-01
 """
 import sqlalchemy as sa
