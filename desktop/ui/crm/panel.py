@@ -104,7 +104,6 @@ class CrmPanelView(QWidget):
         self.history.setWordWrap(False)
         self.history.setAlternatingRowColors(False)
         self.history.setMinimumHeight(110)
-        self.history.verticalHeader().setDefaultSectionSize(24)
         self.cite_button = QPushButton("Cite next step as evidence")
         self.cite_button.setToolTip("Add the next step, as of the latest import, as evidence "
                                     "in the coaching item being edited")

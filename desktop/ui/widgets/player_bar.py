@@ -8,14 +8,14 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWi
 
 from desktop.core.timefmt import format_ms
 from desktop.ui.actions import ActionId, ActionRegistry
-from desktop.ui.style import PLAYER_BAR_SHEET
+from desktop.ui.style import player_bar_sheet
 
 
 class PlayerBar(QWidget):
     def __init__(self, registry: ActionRegistry, parent=None):
         super().__init__(parent)
         self.setObjectName("playerBar")
-        self.setStyleSheet(PLAYER_BAR_SHEET)  # its buttons' own look, and only theirs (desktop.ui.style)
+        self.setStyleSheet(player_bar_sheet())  # its buttons' own look, and only theirs (desktop.ui.style)
         row = QHBoxLayout(self)
         row.setContentsMargins(8, 4, 8, 4)
         row.setSpacing(4)
