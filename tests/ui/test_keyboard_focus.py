@@ -1,0 +1,204 @@
+"""Keyboard focus a coach can see and follow: Tab walks the workspace and the item editor in the method's
+order, the custom-painted views show a frame while focused, and Esc closes each dialog with the focus
+back where it was. (The cheat sheet listing every action is tested in test_keys.py.)"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QWidget
+from pytestqt.exceptions import TimeoutError
+
+from desktop.ui.actions import ActionId
+
+
+def _walk(qtbot, start: QWidget, steps: int = 80) -> list[QWidget]:
+    """Press Tab from ``start`` until the focus comes back to it; every widget it stopped on, in order."""
+    start.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(start.hasFocus)
+    seen = [start]
+    for _ in range(steps):
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        here = QApplication.focusWidget()
+        if here is start:
+            return seen
+        assert here not in seen, f"Tab came back to {here.accessibleName() or type(here).__name__} before the start"
+        seen.append(here)
+    raise AssertionError("Tab never came back to where it started")
+
+
+def _reachable(widgets: list[QWidget]) -> list[QWidget]:
+    return [w for w in widgets if w.isVisible() and w.isEnabled()]
+
+
+def _editor_window(qtbot, window, store, demo_call):
+    from desktop.services import items, moments
+
+    moment = moments.add_moment(store, demo_call, 39_876, kind="missed_intervention")
+    items.create_item(store, [moment.id])
+    window.resize(1600, 1000)
+    window.open_call(demo_call)
+    window.make_all_panels()
+    window.view.moments.select(moment.id)
+    editor = window.panel("Coaching item")
+    tabs = window.view.inspector
+    tabs.setCurrentIndex(tabs.indexOf(editor))
+    qtbot.wait(20)
+    return editor.view
+
+
+def test_tab_walks_the_workspace_then_the_item_editor_in_the_coachs_order(qtbot, window, store, demo_call):
+    editor = _editor_window(qtbot, window, store, demo_call)
+    view, library = window.view, window.library
+    # The library, the call from top to bottom (waveform, transcript), the moments and their note, the
+    # suggestions, the inspector's tabs, then the item: its picker and buttons, the moment's evidence, the
+    # five steps in the method's order with each step's button after its field, the rest of the seven
+    # components, and the parked observations.
+    expected = [library.filter, library.table, view.waveform, view.transcript, view.moments.table,
+                view.moments.note, view.suggestions.family, view.suggestions.table, view.inspector.tabBar(),
+                editor.picker, editor.new_button, editor.park_button, editor.evidence.cite_button,
+                editor.evidence.more_button, editor.consequence, editor.behavior_change, editor.behavior_text,
+                editor.split_button, editor.practice_kind, editor.practice_task, editor.next_evidence,
+                editor.next_evidence_due, editor.due_calendar, editor.check_button, editor.cycle_button,
+                editor.owner_does, editor.owner_reviews, editor.cadence, editor.indicator,
+                editor.review_rule_text, editor.seen_in, editor.of_reviewed, editor.weeks_in_a_row,
+                editor.qualification_gap, editor.status, editor.parked_list, editor.park_note,
+                editor.promote_button]
+    walked = _walk(qtbot, library.filter)
+
+    def names(widgets):
+        return [w.accessibleName() or w.objectName() or type(w).__name__ for w in widgets]
+
+    assert names(walked) == names(_reachable(expected))
+    assert len(walked) >= 25  # the walk went through the editor, not just round the workspace
+
+
+def test_the_find_bar_sits_between_the_waveform_and_the_transcript(qtbot, window, demo_call):
+    window.open_call(demo_call)
+    window.registry[ActionId.FIND].trigger()
+    view = window.view
+    qtbot.waitUntil(view.find_bar.field.hasFocus)
+    walked = _walk(qtbot, view.waveform)
+    assert walked.index(view.find_bar.field) == 1
+    assert walked.index(view.transcript) > walked.index(view.find_bar.field)
+
+
+def test_each_custom_painted_view_shows_a_frame_while_it_has_the_focus(qtbot, window, demo_call):
+    from desktop.ui.calibration.timeline import TwoLaneTimeline
+    from desktop.ui.style import FOCUS_FRAME_PX, theme
+
+    window.open_call(demo_call)
+    timeline = TwoLaneTimeline(window.view)  # the calibration lanes, in a window that can take the focus
+    timeline.setGeometry(0, 0, 600, timeline.height())
+    timeline.show()
+    focus = theme(window.palette()).focus.lower()
+    for widget in (window.view.waveform, window.view.transcript, timeline):
+        window.library.filter.setFocus()
+        qtbot.waitUntil(lambda: not widget.hasFocus())
+        unfocused = widget.grab().toImage()
+        widget.setFocus(Qt.FocusReason.TabFocusReason)
+        qtbot.waitUntil(widget.hasFocus)
+        focused = widget.grab().toImage()
+        w, h = focused.width(), focused.height()
+        edge = [(x, 0) for x in range(10, w - 10, 7)] + [(0, y) for y in range(10, h - 10, 5)] + \
+               [(w - 1, y) for y in range(10, h - 10, 5)] + [(x, h - 1) for x in range(10, w - 10, 7)]
+        drawn = [p for p in edge if focused.pixelColor(*p).name() == focus]
+        changed = [p for p in edge if focused.pixelColor(*p) != unfocused.pixelColor(*p)]
+        assert len(drawn) == len(edge), f"{widget.objectName()}: the frame is missing at {set(edge) - set(drawn)}"
+        assert len(changed) >= len(edge) * 0.9, f"{widget.objectName()}: unfocused it looked the same"
+        inside = (w // 2, FOCUS_FRAME_PX + 8)  # the frame is only the edge: the view inside is unchanged
+        assert focused.pixelColor(*inside).name() != focus
+
+
+def test_the_focused_waveform_seeks_and_zooms_from_the_keyboard(qtbot, window, demo_call):
+    window.open_call(demo_call)
+    waveform = window.view.waveform
+    qtbot.waitUntil(lambda: waveform.duration() > 0)
+    window.playback.seek(10_000)
+    waveform.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(waveform.hasFocus)
+    qtbot.keyClick(waveform, Qt.Key.Key_Right)
+    qtbot.waitUntil(lambda: abs(window.playback.position_ms() - 11_000) < 50)
+    qtbot.keyClick(waveform, Qt.Key.Key_Left)
+    qtbot.keyClick(waveform, Qt.Key.Key_Left)
+    qtbot.waitUntil(lambda: abs(window.playback.position_ms() - 9_000) < 50)
+    whole = waveform.view_range()
+    qtbot.keyClick(waveform, Qt.Key.Key_Plus)
+    v0, v1 = waveform.view_range()
+    assert v1 - v0 < whole[1] - whole[0]
+    qtbot.keyClick(waveform, Qt.Key.Key_Home)
+    qtbot.waitUntil(lambda: window.playback.position_ms() < 50)
+
+
+def test_the_calibration_lanes_step_through_the_pairs_with_the_arrows(qtbot):
+    from types import SimpleNamespace
+
+    from desktop.ui.calibration.timeline import TwoLaneTimeline
+
+    timeline = TwoLaneTimeline()
+    qtbot.addWidget(timeline)
+    moment = SimpleNamespace(start_ms=1000, end_ms=2000)
+    timeline.set_rows([SimpleNamespace(mine=moment, theirs=None), SimpleNamespace(mine=None, theirs=moment)], 10_000)
+    timeline.show()
+    timeline.setFocus()
+    clicked = []
+    timeline.row_clicked.connect(clicked.append)
+    qtbot.keyClick(timeline, Qt.Key.Key_Right)
+    timeline.select_row(clicked[-1])
+    qtbot.keyClick(timeline, Qt.Key.Key_Right)
+    timeline.select_row(clicked[-1])
+    qtbot.keyClick(timeline, Qt.Key.Key_Right)  # at the last pair: stays there
+    qtbot.keyClick(timeline, Qt.Key.Key_Left)
+    assert clicked == [0, 1, 1, 0]
+
+
+# Every action that opens a dialog, and what it needs first.
+DIALOG_ACTIONS = (ActionId.GO_TO_TIME, ActionId.CHEAT_SHEET, ActionId.SHORTCUTS, ActionId.PREFERENCES,
+                  ActionId.ABOUT, ActionId.SEARCH_LIBRARY, ActionId.TRANSCRIPTION_SETTINGS, ActionId.SPEAKERS,
+                  ActionId.TRANSCRIPT_VERSIONS, ActionId.EDIT_LINE, ActionId.RESTORE_BACKUP,
+                  ActionId.EXPORT_PACKET, ActionId.EXPORT_RECORD, ActionId.IMPORT_RECORD, ActionId.IMPORT_CRM,
+                  ActionId.IMPORT_TRANSCRIPT, ActionId.OPEN_FILE, ActionId.IMPORT_FOLDER)
+
+
+def test_esc_closes_every_dialog_and_gives_the_focus_back(qtbot, window, store, demo_call):
+    from desktop.services import items, moments
+
+    moment = moments.add_moment(store, demo_call, 39_876, kind="missed_intervention")
+    items.create_item(store, [moment.id])
+    window.open_call(demo_call)
+    window.view.moments.select(moment.id)
+    window.view.transcript.scroll_to_row(3)
+    note = window.view.moments.note
+    closed, stayed, lost = [], [], []
+
+    def press_escape(tries=[0]):  # noqa: B006 - a counter across the timer's calls
+        dialog = QApplication.activeModalWidget() or next(
+            (w for w in QApplication.topLevelWidgets() if w.isVisible() and w is not window and w.isWindow()
+             and w.windowType() in (Qt.WindowType.Dialog, Qt.WindowType.Window)), None)
+        focused = QApplication.focusWidget()
+        if dialog is None or focused is None or focused.window() is not dialog:  # not yet the coach's
+            tries[0] += 1
+            if tries[0] < 60:
+                QTimer.singleShot(50, press_escape)
+            return
+        tries[0] = 0
+        name = dialog.windowTitle() or type(dialog).__name__
+        qtbot.keyClick(focused, Qt.Key.Key_Escape)
+        (stayed if dialog.isVisible() else closed).append(name)
+        if dialog.isVisible():
+            dialog.close()
+
+    for action_id in DIALOG_ACTIONS:
+        note.setFocus(Qt.FocusReason.OtherFocusReason)
+        qtbot.waitUntil(note.hasFocus)
+        before = len(closed) + len(stayed)
+        QTimer.singleShot(50, press_escape)
+        window.registry[action_id].trigger()
+        qtbot.waitUntil(lambda: len(closed) + len(stayed) > before, timeout=5000)
+        try:
+            qtbot.waitUntil(lambda: QApplication.focusWidget() is note, timeout=2000)
+        except TimeoutError:
+            here = QApplication.focusWidget()
+            lost.append((action_id.name, here.accessibleName() or type(here).__name__ if here else None))
+    assert lost == []
+    assert stayed == []
+    assert len(closed) == len(DIALOG_ACTIONS)
