@@ -28,16 +28,13 @@ KIND_COLOURS: dict[MomentKind, str] = {
     MomentKind.OTHER: "#737373",
 }
 # A letter beside each kind's colour (the waveform's spans), so a moment is never told by colour alone.
-KIND_LETTERS: dict[MomentKind, str] = {
-    MomentKind.QUESTION: "Q", MomentKind.ANSWER: "A", MomentKind.MISSED_INTERVENTION: "M",
-    MomentKind.NEXT_STEP: "N", MomentKind.OTHER: "O",
-}
+KIND_LETTERS: dict[MomentKind, str] = {kind: kind.letter for kind in MomentKind}
 
 SPEAKER_COLOURS = ("#0B5394", "#7A3E9D", "#38761D", "#9A5205", "#A61C00", "#134F5C")
 # Suggestion families (desktop.core.detect): distinct from the moments' kind colours, each with a letter so
 # a suggestion is never told apart by colour alone.
-FAMILY_COLOURS = {"questions": "#1A65A0", "stalls and next steps": "#B8002E", "qualification": "#6A3D9A",
-                  "follow-up": "#8F5100"}
+FAMILY_COLOURS = {"questions": "#1F77B4", "stalls and next steps": "#B8002E", "qualification": "#6A3D9A",
+                  "follow-up": "#A65E00"}
 FAMILY_LETTERS = {"questions": "Q", "stalls and next steps": "S", "qualification": "M", "follow-up": "F"}
 FAMILY_NAMES = {"questions": "Questions", "stalls and next steps": "Stalls and next steps",
                 "qualification": "Qualification", "follow-up": "Follow-up"}
@@ -84,6 +81,7 @@ class Theme:
     mark_button: tuple  # background, border, text
     find_bar: tuple  # background, border
     banner: tuple  # background, text, border
+    severity: dict  # the specificity check's notes (text): "error", "warning", "info", "ok"
 
 
 LIGHT = Theme(
@@ -96,6 +94,7 @@ LIGHT = Theme(
             "problem": "#b3261e"},
     player=("#f7f9fb", "#c9d0d8", "#eaf1f8", "#dbe8f6", "#7aa7d6"), mark_button=("#fff1ec", "#e7a48d", "#a23b12"),
     find_bar=("#f3f6f9", "#d6dde5"), banner=("#fdecea", "#8a1c12", "#f5c2bd"),
+    severity={"error": "#C0392B", "warning": "#8A5A00", "info": "#2C6E9B", "ok": "#2A7230"},
 )
 DARK = Theme(
     dark=True,
@@ -112,6 +111,7 @@ DARK = Theme(
             "problem": "#FF8A80"},
     player=("#35373b", "#5f636a", "#40444a", "#2D4A70", "#6FA8FF"), mark_button=("#3d2418", "#a8573a", "#FFB59A"),
     find_bar=("#26282b", "#4a4f57"), banner=("#4a1c18", "#FFD7D2", "#8a3a32"),
+    severity={"error": "#FF8A80", "warning": "#FFB86B", "info": "#7EC8FF", "ok": "#81C784"},
 )
 
 
