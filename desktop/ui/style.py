@@ -189,6 +189,13 @@ def row_height(widget, lines: int = 1) -> int:
     return QFontMetrics(widget.font()).lineSpacing() * lines + 10
 
 
+def text_box_height(widget, lines: int, at_least: int = 0) -> int:
+    """A text box's height for ``lines`` lines of its font (and its frame), never under ``at_least``."""
+    from PySide6.QtGui import QFontMetrics
+
+    return max(at_least, QFontMetrics(widget.font()).lineSpacing() * lines + 14)
+
+
 def paint_focus_frame(device, palette: QPalette, painter=None) -> None:
     """The frame a custom-painted view draws round itself while it has the keyboard focus: 2 px in the
     theme's focus colour (3:1 against the view's base, light or dark), just inside its edge."""

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 from desktop.core.enums import QUALIFICATION_GAPS, BehaviorChange, ItemStatus, PracticeKind
 from desktop.ui.item_editor.evidence_view import EvidenceTools
 from desktop.ui.item_editor.fields import BehaviorCompleter, CalendarButton, DueDateEdit, FindingNote, StepText
+from desktop.ui.style import row_height
 
 CONSEQUENCE_PROMPT = "What does the manager or rep still not know because of this moment?"
 PRACTICE_LABELS = {PracticeKind.ROLE_PLAY: "Role-play", PracticeKind.CALL_REVIEW: "Call review",
@@ -136,7 +137,7 @@ class ItemEditorView(QWidget):
                                      "promote it in a later one.")
         self.parked_list = QListView()
         self.parked_list.setObjectName("parkedList")
-        self.parked_list.setMaximumHeight(76)
+        self.parked_list.setMaximumHeight(max(76, row_height(self.parked_list) * 3))  # three rows of its font
         self.parked_list.setUniformItemSizes(True)
         self.park_note = QLineEdit()
         self.park_note.setPlaceholderText("Why park it (optional)")
@@ -150,7 +151,7 @@ class ItemEditorView(QWidget):
         box.setRange(0, 20)
         box.setSpecialValueText("–")
         box.setAccessibleName(name)
-        box.setFixedWidth(56)
+        box.setFixedWidth(max(56, box.sizeHint().width()))  # "20" and the arrows, in its font
         return box
 
     def _lay_out(self) -> None:
