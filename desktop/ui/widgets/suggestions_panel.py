@@ -45,6 +45,7 @@ class SuggestionsPanel(QWidget):
         self.table.setColumnWidth(REASON, 280)
         self.record = label_look(QLabel(), "hint")
         self.record.setWordWrap(True)
+        self.title.setWordWrap(True)  # a long title (why there are none, a large font) wraps, never cut
         top = QHBoxLayout()
         top.addWidget(self.title, 1)
         top.addWidget(self.family)
