@@ -253,8 +253,8 @@ def label_look(label, name: str):
         text_colour(label, theme(label.palette()).labels[colour])
     if size or bold:
         font = QFont(label.font())
-        if size:
-            font.setPointSizeF(size)
+        if size:  # never under the body text: a larger font takes the heading with it
+            font.setPointSizeF(max(size, font.pointSizeF() * 1.4))
         if bold:
             font.setWeight(QFont.Weight.DemiBold)
         label.setFont(font)

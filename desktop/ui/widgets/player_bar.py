@@ -58,7 +58,7 @@ class PlayerBar(QWidget):
         self.delay.setObjectName("delayLabel")
         # Shown where there is room for all of it (a narrow window, a large scale): never cut, and never
         # the reason the window can't fit the screen. The Mark button's tip says the same.
-        self.delay.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.delay.setMinimumWidth(1)  # not counted in the bar's minimum; its full width where there is room
         row.addWidget(self.delay)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self._duration = 0
@@ -90,7 +90,7 @@ class PlayerBar(QWidget):
 
     def _fit_delay(self) -> None:
         layout = self.layout()
-        others = layout.minimumSize().width()  # the delay label is Ignored: not counted in it
+        others = layout.minimumSize().width()  # the delay label counts 1 px in it
         self.delay.setVisible(self.width() >= others + self.delay.sizeHint().width() + layout.spacing())
 
     def resizeEvent(self, event) -> None:  # noqa: N802
