@@ -282,3 +282,32 @@ def test_the_panels_dialogs_tab_in_reading_order_and_esc_gives_the_focus_back(qt
         dialog.deleteLater()
     assert disordered == {}
     assert lost == []
+
+
+def test_what_the_mouse_does_on_the_waveform_and_transcript_the_keyboard_does_too(qtbot, window, store, demo_call):
+    """Moving a moment's edge (a drag) and playing from a line (a click), without the mouse."""
+    from desktop.services import moments
+
+    moment = moments.add_moment(store, demo_call, 39_876, 44_876, kind="missed_intervention")
+    window.open_call(demo_call)
+    window.view.moments.select(moment.id)
+    waveform = window.view.waveform
+    qtbot.waitUntil(lambda: waveform.duration() > 0)
+    window.workspace.seek(39_000)
+    qtbot.waitUntil(lambda: abs(window.playback.position_ms() - 39_000) < 50)
+    waveform.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(waveform.hasFocus)
+    qtbot.keyClick(waveform, Qt.Key.Key_S)  # the start to the playhead
+    qtbot.waitUntil(lambda: moments.get_moment(store, moment.id).start_ms == 39_000)
+    window.workspace.seek(46_000)
+    qtbot.waitUntil(lambda: abs(window.playback.position_ms() - 46_000) < 50)
+    qtbot.keyClick(waveform, Qt.Key.Key_E)  # the end to the playhead
+    qtbot.waitUntil(lambda: moments.get_moment(store, moment.id).end_ms == 46_000)
+
+    transcript, model = window.view.transcript, window.transcript_model
+    transcript.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(transcript.hasFocus)
+    transcript.setCurrentIndex(model.index(5))
+    qtbot.keyClick(transcript, Qt.Key.Key_Down)
+    qtbot.keyClick(transcript, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: abs(window.playback.position_ms() - model.segment(6).start_ms) < 50)

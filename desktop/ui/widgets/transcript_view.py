@@ -344,6 +344,16 @@ class TranscriptView(QListView):
             paint_focus_frame(self, self.palette())
         return handled
 
+    def keyPressEvent(self, event) -> None:  # noqa: N802
+        """Enter plays from the line the keyboard is on, as a click on it does."""
+        index = self.currentIndex()
+        if (event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and index.isValid()
+                and event.modifiers() in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier)):
+            self.seek_requested.emit(int(index.data(START_ROLE)))
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
     def focusInEvent(self, event) -> None:  # noqa: N802
         super().focusInEvent(event)
         self.update()

@@ -407,12 +407,16 @@ class WaveformTimeline(QWidget):
 
     def keyPressEvent(self, event) -> None:  # noqa: N802
         """With the focus here: Left / Right seek a second (Shift: a tenth of the view), Home / End go to
-        either end, + / - zoom around the playhead; what the mouse does, from the keyboard."""
+        either end, + / - zoom around the playhead, S / E move the selected moment's start / end to the
+        playhead; what the mouse does, from the keyboard."""
         if not self._duration or event.modifiers() & ~(Qt.KeyboardModifier.ShiftModifier
                                                        | Qt.KeyboardModifier.KeypadModifier):
             super().keyPressEvent(event)
             return
         key, v0, v1 = event.key(), *self._view
+        if key in (Qt.Key.Key_S, Qt.Key.Key_E) and self._move_edge("start" if key == Qt.Key.Key_S else "end"):
+            event.accept()
+            return
         step = max(SEEK_STEP_MS, (v1 - v0) // 10) if event.modifiers() & Qt.KeyboardModifier.ShiftModifier \
             else SEEK_STEP_MS
         target = {Qt.Key.Key_Left: self._position - step, Qt.Key.Key_Right: self._position + step,
@@ -427,6 +431,21 @@ class WaveformTimeline(QWidget):
             super().keyPressEvent(event)
             return
         event.accept()
+
+    def _move_edge(self, edge: str) -> bool:
+        """The selected moment's start or end to the playhead (as dragging that edge would); False if no
+        moment is selected or the edge would pass the other one."""
+        span = next((s for s in self._spans if s.moment_id == self._selected), None)
+        if span is None:
+            return False
+        here = self._position
+        start, end = (here, span.end_ms) if edge == "start" else (span.start_ms, here)
+        if end - start < MIN_SPAN_MS:
+            return False
+        span.start_ms, span.end_ms = start, end
+        self._redraw()
+        self.span_edited.emit(span.moment_id, max(0, start), min(end, self._duration))
+        return True
 
     # --- mouse ----------------------------------------------------------------------------
 
