@@ -62,7 +62,8 @@ class Theme:
     peaks: str  # the waveform's columns
     idle_line: str  # the waveform's middle line while there are no peaks
     muted_text: str  # times in the gutter, hints, call details
-    current_line: str  # the transcript's line being played (under text)
+    current_line: str  # the transcript's line being played (under text); the CRM history's call row
+    after_call: str  # the CRM history's rows after the call (under text)
     match_line: str  # a line that matches the find query (under text)
     match_word: str  # the matched words themselves (under text)
     difference: str  # calibration: the words where two coaches' items differ (under text)
@@ -87,7 +88,7 @@ class Theme:
 LIGHT = Theme(
     dark=False, kinds=KIND_COLOURS, speakers=SPEAKER_COLOURS, families=FAMILY_COLOURS, other_family="#5B6B7F",
     playhead=PLAYHEAD, peaks="#5B6B7F", idle_line="#8A94A0", muted_text="#56606D", current_line=CURRENT_LINE,
-    match_line=MATCH_LINE, match_word="#FFD54F", difference="#ffe58a", selected_line=SELECTED_LINE, focus="#1F5FBF",
+    after_call="#EEF6EE", match_line=MATCH_LINE, match_word="#FFD54F", difference="#ffe58a", selected_line=SELECTED_LINE, focus="#1F5FBF",
     rule="#d6dde5", selection="#d7e6f7", selection_text="#111111", mine="#0072B2", theirs="#B34E00",
     alone="#B00020", join="#2D3748", picked="#111111",
     labels={"callDetails": "#56606D", "panelTitle": "#33404f", "emptyHint": "#56606D", "hint": "#56606D",
@@ -104,7 +105,7 @@ DARK = Theme(
     families={"questions": "#6CB4F0", "stalls and next steps": "#FF7A90", "qualification": "#C3A0E8",
               "follow-up": "#E0A040"},
     other_family="#9AA6B4", playhead="#FF6B9A", peaks="#9AA6B4", idle_line="#7C8693", muted_text="#AEB6C0",
-    current_line="#3A3418", match_line="#1D3350", match_word="#6B5200", difference="#5C4A00", selected_line="#6FA8FF",
+    current_line="#3A3418", after_call="#1E3325", match_line="#1D3350", match_word="#6B5200", difference="#5C4A00", selected_line="#6FA8FF",
     focus="#7EB6FF", rule="#4a4f57", selection="#2D4A70", selection_text="#FFFFFF", mine="#56B4E9",
     theirs="#F0883E", alone="#FF8A80", join="#C8D0DA", picked="#FFFFFF",
     labels={"callDetails": "#AEB6C0", "panelTitle": "#D8DEE6", "emptyHint": "#AEB6C0", "hint": "#AEB6C0",

@@ -58,6 +58,7 @@ def _pairs(look: style.Theme, palette: QPalette):
         out.append((f"time on a {line}", look.muted_text, under, TEXT))
         out.append((f"text on a {line}", text, under, TEXT))
     out.append(("text on a found word", text, look.match_word, TEXT))
+    out.append(("text on the CRM history's rows after the call", text, look.after_call, TEXT))
     out.append(("text on a calibration difference", text, look.difference, TEXT))
     out.append(("picked-line bar", look.selected_line, base, MARK))
     out.append(("picked-line bar on the current line", look.selected_line, look.current_line, MARK))
