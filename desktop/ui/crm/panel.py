@@ -256,7 +256,7 @@ class CrmPanel(QWidget):
 
     def show_message(self, text: str, error: bool = False) -> None:
         self.view.message.setText(text)
-        self.view.message.setStyleSheet("color: #A61C00;" if error else "")
+        self.view.message.setStyleSheet(f"color: {theme().severity['error']};" if error else "")
         self.view.message.setVisible(bool(text))
 
     # --- linking ------------------------------------------------------------------------------

@@ -42,6 +42,12 @@ class _SeverityColours(Mapping):
 
 
 SEVERITY_COLOURS = _SeverityColours()
+
+
+def _muted() -> str:
+    from desktop.ui.style import theme
+
+    return theme().muted_text
 SEVERITY_MARKS = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.INFO: "ℹ"}
 _WORST = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
@@ -188,7 +194,7 @@ class FindingNote(QLabel):
         parts = []
         for f in findings:
             colour = SEVERITY_COLOURS[f.severity]
-            tip = f"<br/><span style='color:#555'>→ {_escape(f.suggestion)}</span>" if f.suggestion else ""
+            tip = f"<br/><span style='color:{_muted()}'>→ {_escape(f.suggestion)}</span>" if f.suggestion else ""
             parts.append(f"<span style='color:{colour}'><b>{SEVERITY_MARKS[f.severity]} {f.severity}</b> "
                          f"{_escape(f.message)}</span>{tip}")
         self.setText("<br/>".join(parts))
