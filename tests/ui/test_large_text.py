@@ -3,6 +3,7 @@ so nothing is cut (row heights follow the font, not a number of pixels)."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication
 
@@ -56,3 +57,59 @@ def test_rows_and_boxes_grow_with_a_150_percent_font(qtbot, make_window, store, 
     assert big["moments row"] >= line + 4 and big["suggestions row"] >= line + 4 and big["library row"] >= line + 4
     assert big["transcript row"] >= 2 * line
     assert big["note"] >= 3 * line and big["consequence"] >= 2 * line
+
+
+FIT_CHILD = """
+import json
+from PySide6.QtCore import QTimer
+from desktop.app import start
+
+app, window, store = start()
+window.show()
+seen = {}
+
+def look():
+    window.make_all_panels()  # every panel in: none may hold the window bigger than the screen
+    QTimer.singleShot(200, measure)
+
+def measure():
+    area, frame = window.screen().availableGeometry(), window.frameGeometry()
+    bar = window.view.player_bar
+    seen.update(screen=[area.width(), area.height()], frame=[frame.x(), frame.y(), frame.width(), frame.height()],
+                mark=bar.mark_button.isVisible() and bar.mark_button.geometry().right() <= bar.width(),
+                delay_whole=(not bar.delay.isVisible()) or bar.delay.width() >= bar.delay.sizeHint().width())
+    app.quit()
+
+QTimer.singleShot(300, look)
+app.exec()
+print(json.dumps(seen))
+"""
+
+
+@pytest.mark.parametrize("scale", ["1.5", "2"])
+def test_at_150_and_200_percent_scale_the_window_fits_a_1920_by_1080_screen(tmp_path, scale):
+    """A real app process on an offscreen 1920×1080 screen with QT_SCALE_FACTOR set: the window (every panel
+    made) fits inside the screen, the Mark button is whole, and the reaction delay is shown whole or not at all."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    config = tmp_path / "screen.json"
+    config.write_text(json.dumps({"synchronousWindowSystem": True, "windowFrameMargins": False,
+                                  "screens": [{"name": "s", "x": 0, "y": 0, "width": 1920, "height": 1080,
+                                               "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
+    env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}", QT_SCALE_FACTOR=scale,
+               CALLMARK_HOME=str(tmp_path / "home"), XDG_CONFIG_HOME=str(tmp_path / "config"),
+               CALLMARK_VLC_ARGS="--aout=dummy --vout=dummy")
+    repo = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", FIT_CHILD], cwd=repo, env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr[-3000:]
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    sw, sh = seen["screen"]
+    assert [sw, sh] == [round(1920 / float(scale)), round(1080 / float(scale))]
+    x, y, w, h = seen["frame"]
+    assert x >= 0 and y >= 0 and x + w <= sw and y + h <= sh, seen
+    assert seen["mark"] and seen["delay_whole"], seen
