@@ -176,8 +176,9 @@ class SideBySideView(QWidget):
                  ("Mean start offset", fig(r.mean_start_offset_ms and r.mean_start_offset_ms / 1000, "{:+.1f} s")
                   if r.mean_start_offset_ms is not None else "—"),
                  ("Tolerance", f"{view.tolerance_ms / 1000:g} s")]
+        muted = theme().muted_text
         self.figures.setText("&nbsp;&nbsp;&nbsp;".join(
-            f"<span style='color:{theme().muted_text}'>{escape(name)}</span> <b>{escape(value)}</b>" for name, value in cells))
+            f"<span style='color:{muted}'>{escape(name)}</span> <b>{escape(value)}</b>" for name, value in cells))
         agreed = f" · agreed by {escape(view.agreed_by)}" if view.agreed_by else ""
         self.title.setText(f"<b>Calibration:</b> {escape(view.call_title)} — "
                            f"<span style='color:{theme().mine}'>{escape(view.mine_coach)}</span> and "

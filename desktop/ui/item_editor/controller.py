@@ -148,7 +148,8 @@ class ItemEditorController(QObject):
         lines = []
         here = self.context.call_id if self.context is not None else None
         for m in row.moments:
-            where = "" if m.call_id == here else f"<span style='color:{theme().muted_text}'>{_esc(m.call_title)} · </span>"
+            muted = theme().muted_text
+            where = "" if m.call_id == here else f"<span style='color:{muted}'>{_esc(m.call_title)} · </span>"
             who = f" · {_esc(m.speaker)}" if m.speaker else ""
             link = f"<a href='seek:{m.call_id}:{m.start_ms}'>{format_ms(m.start_ms)}</a>"
             lines.append(f"{where}{link}{who}<br/>“{_esc(m.quote)}”")
