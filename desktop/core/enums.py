@@ -37,6 +37,11 @@ class MomentKind(StrEnum):
     def label(self) -> str:
         return self.value.replace("_", " ")
 
+    @property
+    def letter(self) -> str:
+        """Shown beside the kind's colour (waveform, calibration report), so it is never told by colour alone."""
+        return {"question": "Q", "answer": "A", "missed_intervention": "M", "next_step": "N"}.get(self.value, "O")
+
 
 class BehaviorChange(StrEnum):
     START = "start"

@@ -57,7 +57,17 @@ def _environment() -> Environment:
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env.filters["clock"] = clock
     env.filters["label"] = lambda v: str(v or "").replace("_", " ")
+    env.filters["letter"] = _kind_letter
     return env
+
+
+def _kind_letter(kind: str) -> str:
+    from desktop.core.enums import MomentKind
+
+    try:
+        return MomentKind(kind).letter
+    except ValueError:
+        return MomentKind.OTHER.letter
 
 
 def _side_item(moment: cal.SideMoment | None, other: cal.SideMoment | None) -> list[dict]:

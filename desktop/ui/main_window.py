@@ -488,5 +488,8 @@ def build_main_window(store, home: Path) -> MainWindow:
     window.when_warm(found.run_over_library)  # every transcript read once, in the background
     window.history.current_call = lambda: window.workspace.call.id if window.workspace.call else None
     window.library.call_chosen.connect(window.open_call)
+    from desktop.ui.dialog_focus import DialogFocus  # Tab through a dialog's buttons; Esc: the focus back
+
+    DialogFocus.install()
     window.install()
     return window

@@ -121,4 +121,9 @@ def test_report_is_self_contained_and_escaped(demo, demo_media, tmp_path):
     assert not re.search(r"(src|href)\s*=\s*[\"']?(https?:|//)", html, re.I)
     assert "<mark>" in html  # the word-level difference of the paired items is shown
     assert html.count('class="span mine') == 4 and html.count('class="span theirs') == 2
+    # each mark carries its kind's letter, not its colour alone, and the letters are explained
+    spans = re.findall(r'<span class="span (?:mine|theirs)[^"]*" title="\d+: ([a-z ]+)"[^>]*>([A-Z])</span>', html)
+    assert len(spans) == 6 and all(letter == kind.replace("missed intervention", "M")[0].upper()
+                                   for kind, letter in spans)
+    assert "Q question, A answer, M missed intervention, N next step" in " ".join(html.split())
     assert not list(tmp_path.glob("report.html.*"))  # atomic: no temporary file left behind

@@ -95,7 +95,13 @@ def test_five_steps_with_the_keyboard_only(qtbot, editor, store, info_moment):
     key(Qt.Key.Key_Return)
     assert focused() is v.next_evidence_due
     type_here(qtbot, "20261214")
+    key(Qt.Key.Key_Tab)  # the step's own buttons come right after its field: the calendar, the two checks
+    assert focused() is v.due_calendar
     key(Qt.Key.Key_Tab)
+    assert focused() is v.check_button
+    key(Qt.Key.Key_Tab)
+    if v.cycle_button.isVisible() and v.cycle_button.isEnabled():
+        key(Qt.Key.Key_Tab)
     assert focused() is v.owner_does
     key(Qt.Key.Key_Tab)
     key(Qt.Key.Key_Tab)

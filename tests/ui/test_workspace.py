@@ -264,8 +264,11 @@ def test_the_parts_keep_their_looks_without_a_window_wide_style_sheet(window, de
     assert view.heading.font().pointSizeF() > plain.pointSizeF()
     assert view.heading.font().weight() >= QFont.Weight.DemiBold
     assert window.library.title.font().weight() >= QFont.Weight.DemiBold
-    assert view.details.palette().color(QPalette.ColorRole.WindowText).name() == "#5f6b7a"
-    assert view.transcript_empty.palette().color(QPalette.ColorRole.WindowText).name() == "#6b7785"
+    from desktop.ui.style import LIGHT
+
+    assert view.details.palette().color(QPalette.ColorRole.WindowText).name() == LIGHT.labels["callDetails"].lower()
+    assert view.transcript_empty.palette().color(QPalette.ColorRole.WindowText).name() == \
+        LIGHT.labels["emptyHint"].lower()
     for table in (window.library.table, view.moments.table):
         assert table.palette().color(QPalette.ColorRole.Highlight).name() == "#d7e6f7"
     mark = view.player_bar.mark_button

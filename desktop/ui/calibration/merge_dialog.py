@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QPlainTextEdit, QVBoxLayout
 
+from desktop.ui.style import text_box_height
+
 FIELDS = (("consequence", "Still unknown"), ("behavior_text", "Behavior"), ("practice_task", "Practice"))
 
 
@@ -19,7 +21,7 @@ class MergeDialog(QDialog):
         for key, title in FIELDS:
             edit = QPlainTextEdit(wording.get(key, ""))
             edit.setTabChangesFocus(True)
-            edit.setFixedHeight(64)
+            edit.setFixedHeight(text_box_height(edit, 3, 64))  # grows with the font
             self.edits[key] = edit
             form.addRow(title, edit)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)

@@ -12,9 +12,9 @@ from PySide6.QtWidgets import (QAbstractItemView, QButtonGroup, QGridLayout, QHB
 
 from desktop.core.timefmt import format_ms
 from desktop.services import calibration as cal
-from desktop.ui.calibration.timeline import ALONE_COLOUR, MINE_COLOUR, THEIRS_COLOUR, TwoLaneTimeline
+from desktop.ui.calibration.timeline import TwoLaneTimeline
 from desktop.ui.models.row_table import RowTableModel
-from desktop.ui.style import label_look, table_look
+from desktop.ui.style import label_look, table_look, theme
 
 ITEM_FIELDS = (("consequence", "Still unknown"), ("behavior_text", "Behavior"), ("practice_task", "Practice"))
 COLUMNS = ("#", "Mine", "Theirs", "Start diff", "Agreed")
@@ -65,11 +65,11 @@ class RowsModel(RowTableModel):
             return self.choices.get(row.key, "—")
         if role == Qt.ItemDataRole.ForegroundRole:
             if column == 1 and row.mine:
-                return QColor(MINE_COLOUR)
+                return QColor(theme().mine)
             if column == 2 and row.theirs:
-                return QColor(THEIRS_COLOUR)
+                return QColor(theme().theirs)
             if column == 3 and row.start_diff_ms is None:
-                return QColor(ALONE_COLOUR)
+                return QColor(theme().alone)
         return None
 
 
@@ -79,9 +79,9 @@ def item_html(moment, other, coach: str, colour: str) -> str:
     if moment is None:
         return head + "<p><i>Not marked.</i></p>"
     quote = f"<p style='margin:4px 0'><i>“{escape(moment.quote)}”</i></p>" if moment.quote else ""
-    note = (f"<p style='margin:4px 0'><b style='color:#5f6b7a'>Note</b><br>{escape(moment.note)}</p>"
+    note = (f"<p style='margin:4px 0'><b style='color:{theme().muted_text}'>Note</b><br>{escape(moment.note)}</p>"
             if moment.note else "")
-    parts = [head, f"<p style='margin:2px 0;color:#5f6b7a'>{escape(format_ms(moment.start_ms))} – "
+    parts = [head, f"<p style='margin:2px 0;color:{theme().muted_text}'>{escape(format_ms(moment.start_ms))} – "
                    f"{escape(format_ms(moment.end_ms))} · {escape(moment.kind.replace('_', ' '))}</p>", quote, note]
     item, other_item = moment.item or {}, (other.item if other else None) or {}
     if not item:
@@ -89,11 +89,11 @@ def item_html(moment, other, coach: str, colour: str) -> str:
     for key, title in ITEM_FIELDS:
         text = item.get(key) or ""
         runs = cal.word_diff(text, other_item.get(key) or "")[0] if other is not None else [(text, False)]
-        body = " ".join(f"<span style='background:#ffe58a'>{escape(t)}</span>" if differs else escape(t)
+        body = " ".join(f"<span style='background:{theme().difference}'>{escape(t)}</span>" if differs else escape(t)
                         for t, differs in runs if t) or "<i>not written</i>"
         if key == "behavior_text" and item.get("behavior_change"):
             body = f"<b>{escape(item['behavior_change'])}:</b> " + body
-        parts.append(f"<p style='margin:6px 0 0'><b style='color:#5f6b7a'>{title}</b><br>{body}</p>")
+        parts.append(f"<p style='margin:6px 0 0'><b style='color:{theme().muted_text}'>{title}</b><br>{body}</p>")
     return "".join(parts)
 
 
@@ -115,7 +115,6 @@ class SideBySideView(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().hide()
-        self.table.verticalHeader().setDefaultSectionSize(24)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
@@ -177,17 +176,18 @@ class SideBySideView(QWidget):
                  ("Mean start offset", fig(r.mean_start_offset_ms and r.mean_start_offset_ms / 1000, "{:+.1f} s")
                   if r.mean_start_offset_ms is not None else "—"),
                  ("Tolerance", f"{view.tolerance_ms / 1000:g} s")]
+        muted = theme().muted_text
         self.figures.setText("&nbsp;&nbsp;&nbsp;".join(
-            f"<span style='color:#5f6b7a'>{escape(name)}</span> <b>{escape(value)}</b>" for name, value in cells))
+            f"<span style='color:{muted}'>{escape(name)}</span> <b>{escape(value)}</b>" for name, value in cells))
         agreed = f" · agreed by {escape(view.agreed_by)}" if view.agreed_by else ""
         self.title.setText(f"<b>Calibration:</b> {escape(view.call_title)} — "
-                           f"<span style='color:{MINE_COLOUR}'>{escape(view.mine_coach)}</span> and "
-                           f"<span style='color:{THEIRS_COLOUR}'>{escape(view.theirs_coach)}</span>{agreed}")
+                           f"<span style='color:{theme().mine}'>{escape(view.mine_coach)}</span> and "
+                           f"<span style='color:{theme().theirs}'>{escape(view.theirs_coach)}</span>{agreed}")
 
     def show_row(self, view: cal.CalibrationView, index: int | None) -> None:
         row = view.rows[index] if index is not None and 0 <= index < len(view.rows) else None
-        self.mine_column.setHtml(item_html(row.mine, row.theirs, view.mine_coach, MINE_COLOUR) if row else "")
-        self.theirs_column.setHtml(item_html(row.theirs, row.mine, view.theirs_coach, THEIRS_COLOUR) if row else "")
+        self.mine_column.setHtml(item_html(row.mine, row.theirs, view.mine_coach, theme().mine) if row else "")
+        self.theirs_column.setHtml(item_html(row.theirs, row.mine, view.theirs_coach, theme().theirs) if row else "")
         self.play_button.setEnabled(row is not None)
         for choice, button in self.choice_buttons.items():
             allowed = row is not None and not (choice == "mine" and row.mine is None) \

@@ -14,6 +14,7 @@ from desktop.core.enums import ObservationSource, Seen
 from desktop.errors import CallmarkError
 from desktop.services import calls, moments, observations
 from desktop.services.observations import ObservationRow
+from desktop.ui.style import text_box_height
 
 SOURCES = ((ObservationSource.CALL, "A later call"), (ObservationSource.PIPELINE_REVIEW, "A pipeline review"),
            (ObservationSource.ROLE_PLAY, "A role-play (practice)"))
@@ -54,7 +55,7 @@ class ObservationDialog(QDialog):
         self.customer = QCheckBox("The review used what the customer said or CRM evidence")
         self.evidence = QPlainTextEdit()
         self.evidence.setPlaceholderText("What you saw or heard, in a line or two")
-        self.evidence.setFixedHeight(70)
+        self.evidence.setFixedHeight(text_box_height(self.evidence, 3, 70))  # grows with the font
         self.message = QLabel()
         self.message.setStyleSheet("color: #b42318;")
 

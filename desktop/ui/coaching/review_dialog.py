@@ -13,6 +13,7 @@ from desktop.core.enums import ReviewDecision
 from desktop.errors import CallmarkError
 from desktop.services import observations
 from desktop.services.observations import ObservationRow
+from desktop.ui.style import text_box_height
 
 WORDS = {ReviewDecision.CONTINUE: "Continue the behavior", ReviewDecision.ADAPT: "Adapt the practice",
          ReviewDecision.REPLACE: "Replace the behavior"}
@@ -72,7 +73,7 @@ class ReviewDialog(QDialog):
             self.buttons[self.proposal.decision].setChecked(True)
         self.rationale = QPlainTextEdit()
         self.rationale.setPlaceholderText("Why (required when you decide otherwise than proposed)")
-        self.rationale.setFixedHeight(70)
+        self.rationale.setFixedHeight(text_box_height(self.rationale, 3, 70))  # grows with the font
         self.message = QLabel()
         self.message.setStyleSheet("color: #b42318;")
         box = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)

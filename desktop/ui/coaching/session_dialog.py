@@ -18,6 +18,7 @@ from desktop.core.conversation import guide
 from desktop.core.enums import SessionStatus
 from desktop.errors import CallmarkError
 from desktop.services import coaching_sessions
+from desktop.ui.style import text_box_height
 
 NO_SCORE = -1
 
@@ -84,7 +85,7 @@ class SessionGuideDialog(QDialog):
                 inner.addLayout(row)
             edit = QPlainTextEdit(self.row.stage_notes.get(stage.key, ""))
             edit.setPlaceholderText(f"Notes for {stage.title}")
-            edit.setFixedHeight(64)
+            edit.setFixedHeight(text_box_height(edit, 3, 64))  # grows with the font
             inner.addWidget(edit)
             self.notes[stage.key] = edit
             stage_layout.addWidget(box)

@@ -8,10 +8,11 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from desktop.services.crm import HistoryEntry
+from desktop.ui.style import theme
 
 COLUMNS = ("As of", "Stage", "Next step", "Step date")
-CALL_ROW_TINT = "#FFF4C2"  # the workspace's current-line colour: "this is where the call sits"
-AFTER_CALL_TINT = "#EEF6EE"
+CALL_ROW_TINT = "#FFF4C2"  # the workspace's current-line colour (light theme): "this is where the call sits"
+AFTER_CALL_TINT = "#EEF6EE"  # light theme; both come from the palette's theme when drawn
 
 
 class HistoryModel(QAbstractTableModel):
@@ -58,7 +59,7 @@ class HistoryModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.DisplayRole:
                 return (f"{row:%Y-%m-%d}", "the call", f"{row:%H:%M} UTC", "")[col]
             if role == Qt.ItemDataRole.BackgroundRole:
-                return QBrush(QColor(CALL_ROW_TINT))
+                return QBrush(QColor(theme().current_line))
             if role == Qt.ItemDataRole.FontRole:
                 font = QFont()
                 font.setItalic(True)
@@ -72,5 +73,5 @@ class HistoryModel(QAbstractTableModel):
                 return f"{values[col]}\n\nAs of {row.as_of:%Y-%m-%d %H:%M} UTC{source}"
             return values[col]
         if role == Qt.ItemDataRole.BackgroundRole and row.after_call:
-            return QBrush(QColor(AFTER_CALL_TINT))
+            return QBrush(QColor(theme().after_call))
         return None

@@ -19,6 +19,7 @@ from desktop.errors import CallmarkError
 from desktop.exchange.crm_plan import ImportPlan, date_order_lines, date_order_name, preview_lines
 from desktop.services import crm as crm_service
 from desktop.ui.tasks import run_task
+from desktop.ui.style import theme
 
 CRM_CHOICES = (("Detect from the headers", None), ("Salesforce", "salesforce"), ("HubSpot", "hubspot"))
 DATE_CHOICES = (("Detect (else month/day)", None), ("Month/day (US)", False), ("Day/month", True))
@@ -85,7 +86,7 @@ class ImportDialog(QDialog):
         self.error = QLabel()
         self.error.setObjectName("importError")
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #A61C00;")
+        self.error.setStyleSheet(f"color: {theme().severity['error']};")
         self.error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.error.hide()
         self.changes = QPlainTextEdit()

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import (
 
 from desktop.errors import CallmarkError
 from desktop.services import crm as crm_service
+from desktop.ui.style import theme
 
 
 def suggestion_text(s) -> str:
@@ -38,7 +39,7 @@ class LinkDialog(QDialog):
         self.id_field.setPlaceholderText("Opportunity id, e.g. 0065g00000XyZ1A or a HubSpot record id")
         self.error = QLabel()
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #A61C00;")
+        self.error.setStyleSheet(f"color: {theme().severity['error']};")
         self.error.hide()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.link_button = buttons.addButton("Link", QDialogButtonBox.ButtonRole.AcceptRole)

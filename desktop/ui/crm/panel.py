@@ -15,12 +15,12 @@ from desktop.errors import CallmarkError
 from desktop.services import crm as crm_service
 from desktop.services import crm_evidence
 from desktop.ui.crm.history_model import HistoryModel
-from desktop.ui.style import label_look, table_look
+from desktop.ui.style import label_look, table_look, theme
 
-VERDICTS = {  # (recorded, conclusive) -> (badge, colour)
-    (True, True): ("Next step recorded after the call", "#1B7F3B"),
-    (False, True): ("No dated next step recorded after the call", "#B45F06"),
-    (False, False): ("Can't tell yet", "#5F6368"),
+VERDICTS = {  # (recorded, conclusive) -> (badge, its colour in the palette's theme: desktop.ui.style)
+    (True, True): ("Next step recorded after the call", "ok"),
+    (False, True): ("No dated next step recorded after the call", "warning"),
+    (False, False): ("Can't tell yet", "muted"),
 }
 
 
@@ -104,7 +104,6 @@ class CrmPanelView(QWidget):
         self.history.setWordWrap(False)
         self.history.setAlternatingRowColors(False)
         self.history.setMinimumHeight(110)
-        self.history.verticalHeader().setDefaultSectionSize(24)
         self.cite_button = QPushButton("Cite next step as evidence")
         self.cite_button.setToolTip("Add the next step, as of the latest import, as evidence "
                                     "in the coaching item being edited")
@@ -246,7 +245,9 @@ class CrmPanel(QWidget):
         v.next_step_date.setText(o.next_step_date.isoformat() if o.next_step_date else "—")
         v.close_date.setText(o.close_date.isoformat() if o.close_date else "—")
         v.last_seen.setText(f"{o.last_seen:%Y-%m-%d %H:%M} UTC")
-        badge, colour = VERDICTS[(check.recorded, check.conclusive)]
+        badge, tone = VERDICTS[(check.recorded, check.conclusive)]
+        look = theme()
+        colour = look.muted_text if tone == "muted" else look.severity[tone]
         v.verdict.setText(f"<b style='color:{colour}'>{badge}</b>")
         v.reason.setText(check.reason[:1].upper() + check.reason[1:] + ".")
         self.history_model.set_history(shown.history, shown.call_at)
@@ -255,7 +256,7 @@ class CrmPanel(QWidget):
 
     def show_message(self, text: str, error: bool = False) -> None:
         self.view.message.setText(text)
-        self.view.message.setStyleSheet("color: #A61C00;" if error else "")
+        self.view.message.setStyleSheet(f"color: {theme().severity['error']};" if error else "")
         self.view.message.setVisible(bool(text))
 
     # --- linking ------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from desktop.ui.item_editor.autosave import FieldSaver
 from desktop.ui.item_editor.away import UnsavedWhileAway, keep_or_raise
 from desktop.ui.item_editor.evidence import EvidenceController
 from desktop.ui.item_editor.fields import SEVERITY_COLOURS, SEVERITY_MARKS, StepText, worst
+from desktop.ui.style import theme
 from desktop.ui.item_editor.follow_up import FollowUpController, ItemPicker
 from desktop.ui.item_editor.view import ItemEditorView
 
@@ -147,7 +148,8 @@ class ItemEditorController(QObject):
         lines = []
         here = self.context.call_id if self.context is not None else None
         for m in row.moments:
-            where = "" if m.call_id == here else f"<span style='color:#666'>{_esc(m.call_title)} · </span>"
+            muted = theme().muted_text
+            where = "" if m.call_id == here else f"<span style='color:{muted}'>{_esc(m.call_title)} · </span>"
             who = f" · {_esc(m.speaker)}" if m.speaker else ""
             link = f"<a href='seek:{m.call_id}:{m.start_ms}'>{format_ms(m.start_ms)}</a>"
             lines.append(f"{where}{link}{who}<br/>“{_esc(m.quote)}”")
@@ -176,7 +178,7 @@ class ItemEditorController(QObject):
         self._set_item(row if row is not None else items.get_item(self.store, self.item.id))
 
     def show_message(self, text: str, error: bool = False) -> None:
-        colour = SEVERITY_COLOURS[Severity.ERROR] if error else "#2E7D32"
+        colour = SEVERITY_COLOURS[Severity.ERROR] if error else theme().severity["ok"]
         self.view.message.setStyleSheet(f"color: {colour}")
         self.view.message.setText(text)
         self.view.message.setVisible(bool(text))
@@ -386,7 +388,7 @@ class ItemEditorController(QObject):
         advice = len(found) - errors
         head = f"Item {row.id} for {_esc(row.manager or 'no manager')} · {row.status}"
         if passes(found):
-            verdict = "<span style='color:#2E7D32'>✔ specific enough to coach</span>"
+            verdict = f"<span style='color:{theme().severity['ok']}'>✔ specific enough to coach</span>"
         else:
             verdict = (f"<span style='color:{SEVERITY_COLOURS[Severity.ERROR]}'>"
                        f"{SEVERITY_MARKS[Severity.ERROR]} {errors} to fix</span>")

@@ -16,6 +16,7 @@ from desktop.core.words import plural
 from desktop.errors import CallmarkError
 from desktop.services import crm, crm_evidence, items, moments
 from desktop.ui.item_editor.evidence_view import EvidenceTools
+from desktop.ui.style import theme
 
 
 def _esc(text: str) -> str:
@@ -116,7 +117,7 @@ class EvidenceController(QObject):
         who = f" · {_esc(moment.speaker)}" if moment.speaker else ""
         feeds = (f"already feeds item {moment.item_id}" if moment.item_id is not None
                  else "feeds no item yet: cite it here, or Ctrl+I starts a new item")
-        t.selected_note.setText(f"<span style='color:#555'>Selected: {format_ms(moment.start_ms)}{who} "
+        t.selected_note.setText(f"<span style='color:{theme().muted_text}'>Selected: {format_ms(moment.start_ms)}{who} "
                                 f"“{_esc(_short(moment.quote, 60))}” · {feeds}</span>")
         t.selected_note.show()
 

@@ -45,7 +45,7 @@ class EvidenceTools(QWidget):
         self.note_text.setPlaceholderText("What the 1:1 note says")
         self.note_date = DueDateEdit()
         self.note_date.setAccessibleName("1:1 note date")
-        self.note_date.setFixedWidth(96)
+        self.note_date.setFixedWidth(max(96, self.note_date.sizeHint().width()))  # a whole date, in its font
         self.note_calendar = CalendarButton(self.note_date)
         self.note_button = QPushButton("Add")
         self.note_button.setToolTip("Add the 1:1 note, with its date, as evidence")

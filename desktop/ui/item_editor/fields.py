@@ -9,6 +9,7 @@ findings under its field: severity mark, reason, suggestion.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import date
 
 from PySide6.QtCore import QDate, QStringListModel, Qt, Signal
@@ -21,7 +22,32 @@ from PySide6.QtWidgets import (
 from desktop.core.enums import Severity
 from desktop.core.specificity import Finding
 
-SEVERITY_COLOURS = {Severity.ERROR: "#C0392B", Severity.WARNING: "#B7791F", Severity.INFO: "#2C6E9B"}
+
+class _SeverityColours(Mapping):
+    """Severity -> colour of its notes, from the palette's theme (desktop.ui.style), read when drawn."""
+
+    def __getitem__(self, severity):
+        from desktop.ui.style import theme
+
+        try:
+            return theme().severity[Severity(severity).value]
+        except ValueError:
+            raise KeyError(severity) from None
+
+    def __iter__(self):
+        return iter(Severity)
+
+    def __len__(self) -> int:
+        return len(Severity)
+
+
+SEVERITY_COLOURS = _SeverityColours()
+
+
+def _muted() -> str:
+    from desktop.ui.style import theme
+
+    return theme().muted_text
 SEVERITY_MARKS = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.INFO: "ℹ"}
 _WORST = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
@@ -168,7 +194,7 @@ class FindingNote(QLabel):
         parts = []
         for f in findings:
             colour = SEVERITY_COLOURS[f.severity]
-            tip = f"<br/><span style='color:#555'>→ {_escape(f.suggestion)}</span>" if f.suggestion else ""
+            tip = f"<br/><span style='color:{_muted()}'>→ {_escape(f.suggestion)}</span>" if f.suggestion else ""
             parts.append(f"<span style='color:{colour}'><b>{SEVERITY_MARKS[f.severity]} {f.severity}</b> "
                          f"{_escape(f.message)}</span>{tip}")
         self.setText("<br/>".join(parts))

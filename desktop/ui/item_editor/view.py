@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 from desktop.core.enums import QUALIFICATION_GAPS, BehaviorChange, ItemStatus, PracticeKind
 from desktop.ui.item_editor.evidence_view import EvidenceTools
 from desktop.ui.item_editor.fields import BehaviorCompleter, CalendarButton, DueDateEdit, FindingNote, StepText
+from desktop.ui.style import row_height
 
 CONSEQUENCE_PROMPT = "What does the manager or rep still not know because of this moment?"
 PRACTICE_LABELS = {PracticeKind.ROLE_PLAY: "Role-play", PracticeKind.CALL_REVIEW: "Call review",
@@ -136,7 +137,7 @@ class ItemEditorView(QWidget):
                                      "promote it in a later one.")
         self.parked_list = QListView()
         self.parked_list.setObjectName("parkedList")
-        self.parked_list.setMaximumHeight(76)
+        self.parked_list.setMaximumHeight(max(76, row_height(self.parked_list) * 3))  # three rows of its font
         self.parked_list.setUniformItemSizes(True)
         self.park_note = QLineEdit()
         self.park_note.setPlaceholderText("Why park it (optional)")
@@ -150,7 +151,7 @@ class ItemEditorView(QWidget):
         box.setRange(0, 20)
         box.setSpecialValueText("–")
         box.setAccessibleName(name)
-        box.setFixedWidth(56)
+        box.setFixedWidth(max(56, box.sizeHint().width()))  # "20" and the arrows, in its font
         return box
 
     def _lay_out(self) -> None:
@@ -284,12 +285,11 @@ class ItemEditorView(QWidget):
             if not widget.accessibleName():
                 widget.setAccessibleName(name)
 
-        # Tab follows the method's order, then the parked observations.
-        chain = [self.consequence, self.behavior_change, self.behavior_text, self.practice_kind,
-                 self.practice_task, self.next_evidence, self.next_evidence_due, self.owner_does,
-                 self.owner_reviews, self.cadence, self.indicator, self.review_rule_text, self.seen_in,
-                 self.of_reviewed, self.weeks_in_a_row, self.qualification_gap, self.status]
-        for first, second in zip(chain, chain[1:]):
+        # Tab follows the method's order: the item to show and its two buttons, the moment's evidence, the
+        # five steps (each step's button right after its field), the rest of the seven components, then
+        # the parked observations. The scroll area is no stop of its own: it follows the focus.
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        for first, second in zip(self.tab_chain(), self.tab_chain()[1:]):
             QWidget.setTabOrder(first, second)
         for button in (self.new_button, self.park_button, self.split_button, self.promote_button,
                        self.due_calendar, self.check_button, self.cycle_button):
@@ -316,6 +316,18 @@ class ItemEditorView(QWidget):
     @property
     def two_columns(self) -> bool:
         return self.columns.direction() == QBoxLayout.Direction.LeftToRight
+
+    def tab_chain(self) -> list[QWidget]:
+        """Every control of the editor in the order Tab visits them (those hidden are skipped by Qt)."""
+        evidence = self.evidence
+        return [self.picker, self.new_button, self.park_button, evidence.cite_button, evidence.more_button,
+                evidence.crm_field, evidence.crm_button, evidence.note_text, evidence.note_date,
+                evidence.note_calendar, evidence.note_button, evidence.remove_pick, evidence.remove_button,
+                self.consequence, self.behavior_change, self.behavior_text, self.split_button, self.practice_kind,
+                self.practice_task, self.next_evidence, self.next_evidence_due, self.due_calendar,
+                self.check_button, self.cycle_button, self.owner_does, self.owner_reviews, self.cadence,
+                self.indicator, self.review_rule_text, self.seen_in, self.of_reviewed, self.weeks_in_a_row,
+                self.qualification_gap, self.status, self.parked_list, self.park_note, self.promote_button]
 
     def form_widgets(self) -> list[QWidget]:
         return [self.consequence, self.behavior_change, self.behavior_text, self.practice_kind,

@@ -36,7 +36,6 @@ class LibraryView(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)  # uniform rows
-        self.table.verticalHeader().setDefaultSectionSize(24)
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
         header = self.table.horizontalHeader()

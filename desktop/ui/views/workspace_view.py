@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QSplitter, QTabWidget, QVBoxLayout
 
 from desktop.ui.actions import ActionRegistry
 from desktop.ui.models.moments_model import MomentsModel
-from desktop.ui.style import BANNER_SHEET, RULE_COLOUR, label_look, text_colour
+from desktop.ui.style import banner_sheet, label_look, text_colour, theme
 from desktop.ui.widgets.call_info import CallInfo
 from desktop.ui.widgets.find_bar import FindBar
 from desktop.ui.models.suggestions_model import SuggestionsModel
@@ -33,7 +33,7 @@ class WorkspaceView(QWidget):
         self.details = label_look(QLabel("Open a call from the library, or drop a recording here."), "callDetails")
         self.banner = QLabel()
         self.banner.setObjectName("errorBanner")
-        self.banner.setStyleSheet(BANNER_SHEET)
+        self.banner.setStyleSheet(banner_sheet())
         self.banner.setWordWrap(True)
         self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.banner.hide()
@@ -103,7 +103,7 @@ class WorkspaceView(QWidget):
         line.setFrameShape(QFrame.Shape.HLine)
         line.setFrameShadow(QFrame.Shadow.Plain)
         line.setObjectName("rule")
-        text_colour(line, RULE_COLOUR)
+        text_colour(line, theme().rule)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 6, 6, 6)
         layout.setSpacing(4)

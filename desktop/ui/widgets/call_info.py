@@ -8,7 +8,7 @@ that table was the costliest thing in showing the window.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QFormLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFormLayout, QFrame, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from desktop.ui.style import label_look
 
@@ -24,7 +24,19 @@ class CallInfo(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setObjectName("callInfo")
-        outer = QVBoxLayout(self)
+        # In a scroll area: on a small screen, a large scale or a large font the details scroll instead of
+        # holding the whole window taller than the screen.
+        content = QWidget()
+        scroll = QScrollArea()
+        scroll.setObjectName("callInfoScroll")
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # no Tab stop of its own: it follows the focus
+        scroll.setWidget(content)
+        own = QVBoxLayout(self)
+        own.setContentsMargins(0, 0, 0, 0)
+        own.addWidget(scroll)
+        outer = QVBoxLayout(content)
         outer.setContentsMargins(0, 0, 0, 0)
         box = QWidget()
         self._form = QFormLayout(box)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
 
-from desktop.ui.style import FIND_BAR_SHEET
+from desktop.ui.style import find_bar_sheet
 
 
 class FindBar(QWidget):
@@ -17,7 +17,7 @@ class FindBar(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setObjectName("findBar")
-        self.setStyleSheet(FIND_BAR_SHEET)
+        self.setStyleSheet(find_bar_sheet())
         self.field = QLineEdit()
         self.field.setPlaceholderText("Find in transcript")
         self.field.setClearButtonEnabled(True)

@@ -147,7 +147,6 @@ class MomentsPanel(QWidget):
                                    | QAbstractItemView.EditTrigger.EditKeyPressed
                                    | QAbstractItemView.EditTrigger.SelectedClicked)
         self.table.verticalHeader().hide()
-        self.table.verticalHeader().setDefaultSectionSize(26)
         self.table.setWordWrap(False)
         self.table.setAlternatingRowColors(True)
         header = self.table.horizontalHeader()

@@ -8,14 +8,14 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWi
 
 from desktop.core.timefmt import format_ms
 from desktop.ui.actions import ActionId, ActionRegistry
-from desktop.ui.style import PLAYER_BAR_SHEET
+from desktop.ui.style import player_bar_sheet
 
 
 class PlayerBar(QWidget):
     def __init__(self, registry: ActionRegistry, parent=None):
         super().__init__(parent)
         self.setObjectName("playerBar")
-        self.setStyleSheet(PLAYER_BAR_SHEET)  # its buttons' own look, and only theirs (desktop.ui.style)
+        self.setStyleSheet(player_bar_sheet())  # its buttons' own look, and only theirs (desktop.ui.style)
         row = QHBoxLayout(self)
         row.setContentsMargins(8, 4, 8, 4)
         row.setSpacing(4)
@@ -37,7 +37,7 @@ class PlayerBar(QWidget):
         self.time = QLabel("00:00.000 / 00:00.000")
         self.time.setObjectName("timeLabel")
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-        mono.setPointSizeF(mono.pointSizeF() + 1)
+        mono.setPointSizeF(self.font().pointSizeF() + 1)  # the coach's font size, not the system's fixed one
         self.time.setFont(mono)
         self.time.setMinimumWidth(self.time.fontMetrics().horizontalAdvance("0:00:00.000 / 0:00:00.000") + 8)
         row.addSpacing(8)
@@ -56,6 +56,9 @@ class PlayerBar(QWidget):
         button(ActionId.END_MARK, "End", "endMarkButton")
         self.delay = QLabel("")
         self.delay.setObjectName("delayLabel")
+        # Shown where there is room for all of it (a narrow window, a large scale): never cut, and never
+        # the reason the window can't fit the screen. The Mark button's tip says the same.
+        self.delay.setMinimumWidth(1)  # not counted in the bar's minimum; its full width where there is room
         row.addWidget(self.delay)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self._duration = 0
@@ -82,3 +85,14 @@ class PlayerBar(QWidget):
         self.findChild(QToolButton, "skipForward").setText(f"{seconds} ⟳")
         self.delay.setText(f"mark −{reaction_delay_ms} ms" if reaction_delay_ms else "mark at playhead")
         self.delay.setToolTip("Reaction delay taken off each mark (Preferences)")
+        self.mark_button.setToolTip(f"{self.mark_button.defaultAction().toolTip()} ({self.delay.text()})")
+        self._fit_delay()
+
+    def _fit_delay(self) -> None:
+        layout = self.layout()
+        others = layout.minimumSize().width()  # the delay label counts 1 px in it
+        self.delay.setVisible(self.width() >= others + self.delay.sizeHint().width() + layout.spacing())
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._fit_delay()

@@ -34,7 +34,6 @@ class SuggestionsPanel(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
-        self.table.verticalHeader().setDefaultSectionSize(24)
         self.table.setWordWrap(False)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -46,6 +45,7 @@ class SuggestionsPanel(QWidget):
         self.table.setColumnWidth(REASON, 280)
         self.record = label_look(QLabel(), "hint")
         self.record.setWordWrap(True)
+        self.title.setWordWrap(True)  # a long title (why there are none, a large font) wraps, never cut
         top = QHBoxLayout()
         top.addWidget(self.title, 1)
         top.addWidget(self.family)

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from desktop.core.timefmt import format_ms
 from desktop.ui.models.transcript_model import START_ROLE, WORDS_ROLE, word_at
-from desktop.ui.style import CURRENT_LINE, FOLLOW_BUTTON_SHEET, MATCH_LINE, SELECTED_LINE, fill_rect, speaker_colour
+from desktop.ui.style import FOCUS_FRAME_PX, FOLLOW_BUTTON_SHEET, fill_rect, paint_focus_frame, speaker_colour, theme
 
 TEXT_LINES = 2
 GUTTER_PX = 118
@@ -43,6 +43,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._speaker_colours: dict[str, QColor] = {}
         self._elided: dict[str, str] = {}
         self._look: tuple | None = None
+        self._theme = theme()
         self.query = ""
 
     def reset_speakers(self, segments=()) -> None:
@@ -57,6 +58,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         """The view's font, palette or style changed: make the fonts and colours again."""
         self._look = None
         self._elided.clear()
+        self._speaker_colours.clear()  # a dark palette has its own speaker colours
 
     def row_height(self, option_font: QFont) -> int:
         from PySide6.QtGui import QFontMetrics
@@ -85,8 +87,10 @@ class TranscriptDelegate(QStyledItemDelegate):
             bold.setBold(True)
             wrap = QTextOption()
             wrap.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
-            look = self._look = (font, small, bold, palette.text().color(), palette.placeholderText().color(),
-                                 wrap, QColor(CURRENT_LINE), QColor(MATCH_LINE), QColor(SELECTED_LINE))
+            colours = self._theme = theme(palette)  # the platform's light or dark palette, read here once
+            look = self._look = (font, small, bold, palette.text().color(), QColor(colours.muted_text),
+                                 wrap, QColor(colours.current_line), QColor(colours.match_line),
+                                 QColor(colours.selected_line))
         return look
 
     def layout_text(self, text: str, font: QFont, rect: QRectF) -> QTextLayout:
@@ -107,7 +111,7 @@ class TranscriptDelegate(QStyledItemDelegate):
     def _speaker_label(self, speaker: str, painter: QPainter) -> tuple[QColor, str]:
         colour = self._speaker_colours.get(speaker)
         if colour is None:
-            colour = self._speaker_colours[speaker] = speaker_colour(speaker, self._speakers)
+            colour = self._speaker_colours[speaker] = speaker_colour(speaker, self._speakers, self._theme)
         label = self._elided.get(speaker)
         if label is None:
             label = self._elided[speaker] = painter.fontMetrics().elidedText(
@@ -133,12 +137,14 @@ class TranscriptDelegate(QStyledItemDelegate):
         left, top = rect.left() + PAD + 4, rect.top() + PAD
         painter.setFont(small)
         painter.setPen(time_colour)
-        painter.drawText(QRectF(left, top, GUTTER_PX, 16), _TIME_FLAGS, format_ms(seg.start_ms))
+        time_height = painter.fontMetrics().height()  # the gutter's two lines follow the font, like the row
+        painter.drawText(QRectF(left, top, GUTTER_PX, time_height), _TIME_FLAGS, format_ms(seg.start_ms))
         if seg.speaker:
             painter.setFont(bold)
             colour, label = self._speaker_label(seg.speaker, painter)
             painter.setPen(colour)
-            painter.drawText(QRectF(left, top + 17, GUTTER_PX - PAD - 8, 18), _SPEAKER_FLAGS, label)
+            painter.drawText(QRectF(left, top + max(17, time_height + 1), GUTTER_PX - PAD - 8,
+                                    max(18, painter.fontMetrics().height())), _SPEAKER_FLAGS, label)
         box = self.text_rect(rect)
         layout = self.layout_text(text, font, box)
         painter.setPen(text_colour)
@@ -168,7 +174,7 @@ class TranscriptDelegate(QStyledItemDelegate):
             fmt = QTextLayout.FormatRange()
             fmt.start, fmt.length = start, len(needle)
             char = QTextCharFormat()
-            char.setBackground(QColor("#FFD54F"))
+            char.setBackground(QColor(self._theme.match_word))
             fmt.format = char
             out.append(fmt)
             start = lower.find(needle, start + len(needle))
@@ -217,6 +223,7 @@ class TranscriptView(QListView):
         self._pending_scroll = QTimer(self, singleShot=True, interval=0)
         self._pending_scroll.timeout.connect(self.scroll_to_current)
         self._scroll_when_shown = False
+        self.setViewportMargins(*(FOCUS_FRAME_PX,) * 4)  # room for the focus frame round the rows
 
     def changeEvent(self, event) -> None:  # noqa: N802 - state changes only (not every event)
         if event.type() in _LOOK_CHANGES:
@@ -326,6 +333,34 @@ class TranscriptView(QListView):
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
         self._place_follow_button()
+
+    # --- focus ----------------------------------------------------------------------------------
+
+    def event(self, event) -> bool:
+        # The list's own frame (not its rows: the picked line's bar sits at their left edge) shows the
+        # focus, in the margin kept round the rows for it.
+        handled = super().event(event)
+        if event.type() == QEvent.Type.Paint and self.hasFocus():
+            paint_focus_frame(self, self.palette())
+        return handled
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802
+        """Enter plays from the line the keyboard is on, as a click on it does."""
+        index = self.currentIndex()
+        if (event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and index.isValid()
+                and event.modifiers() in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier)):
+            self.seek_requested.emit(int(index.data(START_ROLE)))
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def focusInEvent(self, event) -> None:  # noqa: N802
+        super().focusInEvent(event)
+        self.update()
+
+    def focusOutEvent(self, event) -> None:  # noqa: N802
+        super().focusOutEvent(event)
+        self.update()
 
     # --- clicks ---------------------------------------------------------------------------------
 

@@ -18,12 +18,14 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from desktop.ui.style import PLAYHEAD, fill_rect, kind_colour
+from desktop.ui.style import fill_rect, kind_colour, kind_letter, paint_focus_frame, theme
 
 EDGE_GRAB_PX = 5
 SUGGESTION_PX = 9  # the suggestions' lane, along the foot of the waveform
 MIN_SPAN_MS = 100
-RULER_PX = 16
+RULER_PX = 16  # at least; more when the font is larger (ruler_px)
+WAVE_PX = 88  # the peaks, the moments and the suggestions' lane, above the ruler
+SEEK_STEP_MS = 1000  # Left / Right while the waveform has the focus (Shift: a tenth of the view)
 
 
 @dataclass
@@ -52,11 +54,11 @@ class WaveformTimeline(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setObjectName("waveform")
-        self.setMinimumHeight(84)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.setFixedHeight(104)
+        self._fit_height()
         self.setMouseTracking(True)
-        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        # Reached with Tab (a click only seeks: it leaves the keyboard where the coach was typing).
+        self.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self._peaks = None  # desktop.media.waveform.Peaks
         self._duration = 0
         self._view = (0, 0)  # visible ms range
@@ -127,8 +129,25 @@ class WaveformTimeline(QWidget):
     def suggestions_shown(self) -> list[Mark]:
         return list(self._marks)
 
+    def ruler_px(self) -> int:
+        """The ruler's height: its labels' font, so a large font is not cut at the foot."""
+        return max(RULER_PX, self._ruler_metrics().height() + 4)
+
+    def _ruler_font(self) -> QFont:
+        font = QFont(self.font())
+        font.setPointSizeF(max(7.0, font.pointSizeF() - 1.5))
+        return font
+
+    def _ruler_metrics(self):
+        from PySide6.QtGui import QFontMetrics
+
+        return QFontMetrics(self._ruler_font())
+
+    def _fit_height(self) -> None:
+        self.setFixedHeight(WAVE_PX + self.ruler_px())
+
     def suggestion_lane(self) -> QRectF:
-        wave_bottom = self.height() - RULER_PX
+        wave_bottom = self.height() - self.ruler_px()
         return QRectF(0, wave_bottom - SUGGESTION_PX, self.width(), SUGGESTION_PX)
 
     def select_moment(self, moment_id: int | None) -> None:
@@ -226,6 +245,10 @@ class WaveformTimeline(QWidget):
 
     def changeEvent(self, event) -> None:  # noqa: N802
         self._backdrop = None  # palette, font or style: the colours and the ruler's text follow them
+        from PySide6.QtCore import QEvent
+
+        if event.type() == QEvent.Type.FontChange:
+            self._fit_height()
         super().changeEvent(event)
 
     def paintEvent(self, event) -> None:  # noqa: N802
@@ -243,19 +266,22 @@ class WaveformTimeline(QWidget):
         p = QPainter(self)
         p.drawPixmap(0, 0, backdrop)
         x = self._x(self._position)
-        p.setPen(QPen(QColor(PLAYHEAD), 2))
+        p.setPen(QPen(QColor(theme(self.palette()).playhead), 2))
         p.drawLine(QPointF(x, 0), QPointF(x, self.height()))
+        if self.hasFocus():
+            paint_focus_frame(self, self.palette(), p)
         p.end()
 
     def _paint_backdrop(self, p: QPainter) -> None:
         rect = self.rect()
-        wave = QRectF(0, 0, rect.width(), rect.height() - RULER_PX)
+        look = theme(self.palette())
+        wave = QRectF(0, 0, rect.width(), rect.height() - self.ruler_px())
         fill_rect(p, rect, self.palette().color(QPalette.ColorRole.Base))
         mid = wave.center().y()
-        self._paint_spans(p, wave)
+        self._paint_spans(p, wave, look)
         cols = self._peak_columns()
         if cols is not None:
-            pen = QPen(QColor("#5B6B7F"))
+            pen = QPen(QColor(look.peaks))
             pen.setWidth(1)
             p.setPen(pen)
             half = wave.height() / 2 - 3
@@ -265,15 +291,15 @@ class WaveformTimeline(QWidget):
                      for x in range(cols.shape[1])]
             p.drawLines(lines)
         else:
-            p.setPen(QColor("#B0B7C0"))
+            p.setPen(QColor(look.idle_line))
             p.drawLine(QPointF(0, mid), QPointF(rect.width(), mid))
             if self._status:
                 p.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
                 p.drawText(wave, Qt.AlignmentFlag.AlignCenter, self._status)
-        self._paint_marks(p)
+        self._paint_marks(p, look)
         self._paint_ruler(p, rect)
 
-    def _paint_marks(self, p: QPainter) -> None:
+    def _paint_marks(self, p: QPainter, look) -> None:
         if not self._marks:
             return
         lane = self.suggestion_lane()
@@ -288,7 +314,7 @@ class WaveformTimeline(QWidget):
         from desktop.ui.style import family_colour
 
         for (family, is_open), rects in by_family.items():
-            colour = family_colour(family)
+            colour = family_colour(family, look=look)
             if is_open:
                 p.setPen(Qt.PenStyle.NoPen)
                 p.setBrush(colour)
@@ -298,13 +324,18 @@ class WaveformTimeline(QWidget):
             p.drawRects(rects)
         p.setBrush(Qt.BrushStyle.NoBrush)
 
-    def _paint_spans(self, p: QPainter, wave: QRectF) -> None:
+    def _paint_spans(self, p: QPainter, wave: QRectF, look) -> None:
         # 200 moments on a long call: plain floats, each colour made once, areas and edges drawn in
         # one call per colour, since every Qt call from Python costs more than the drawing itself.
         top, bottom, height, width = wave.top(), wave.bottom(), wave.height(), wave.width()
         fills: dict[tuple[str, int], QColor] = {}
         areas: dict[tuple[str, int], list[QRectF]] = {}
         edges: dict[tuple[str, int], list[QLineF]] = {}
+        # Each span's kind letter under its bar, where the span is wide enough: not by colour alone.
+        letters: list[tuple[QPointF, str]] = []
+        p.setFont(self.font())  # a pixmap's painter starts with the application's font, not this widget's
+        metrics = p.fontMetrics()
+        letter_px, ascent = metrics.horizontalAdvance("M") + 5, metrics.ascent()
         for span in self._spans:
             x0, x1 = self._x(span.start_ms), self._x(span.end_ms)
             if x1 < 0 or x0 > width:
@@ -312,15 +343,18 @@ class WaveformTimeline(QWidget):
             selected = span.moment_id == self._selected
             shade, solid = (fills.get((span.kind, a)) for a in (90 if selected else 55, 255))
             if shade is None:
-                shade = fills[(span.kind, 90 if selected else 55)] = kind_colour(span.kind, 90 if selected else 55)
+                shade = fills[(span.kind, 90 if selected else 55)] = kind_colour(
+                    span.kind, 90 if selected else 55, look)
             if solid is None:
-                solid = fills[(span.kind, 255)] = kind_colour(span.kind)
+                solid = fills[(span.kind, 255)] = kind_colour(span.kind, look=look)
             w = max(2.0, x1 - x0)
             areas.setdefault((span.kind, 90 if selected else 55), []).append(QRectF(x0, top, w, height))
             areas.setdefault((span.kind, 255), []).append(QRectF(x0, top, w, 4))
             lines = edges.setdefault((span.kind, 2 if selected else 1), [])
             lines.append(QLineF(x0, top, x0, bottom))
             lines.append(QLineF(x1, top, x1, bottom))
+            if x1 - x0 >= letter_px:
+                letters.append((QPointF(x0 + 3, top + 5 + ascent), kind_letter(span.kind)))
         p.setPen(Qt.PenStyle.NoPen)
         for key in sorted(areas, key=lambda k: k[1]):  # the shades, then the solid bars over them
             p.setBrush(fills[key])
@@ -329,20 +363,22 @@ class WaveformTimeline(QWidget):
         for (kind, weight), lines in edges.items():
             p.setPen(QPen(fills[(kind, 255)], weight))
             p.drawLines(lines)
+        if letters:
+            p.setPen(self.palette().color(QPalette.ColorRole.Text))
+            for point, letter in letters:
+                p.drawText(point, letter)
 
     def _paint_ruler(self, p: QPainter, rect) -> None:
         v0, v1 = self._view
         if v1 <= v0:
             return
-        y = rect.height() - RULER_PX
+        y = rect.height() - self.ruler_px()
         p.setPen(self.palette().color(QPalette.ColorRole.Mid))
         p.drawLine(0, y, rect.width(), y)
         span = v1 - v0
         step = next((s for s in (1000, 5000, 10000, 30000, 60000, 300000, 600000, 1800000)
                      if span / s <= max(4, rect.width() // 90)), 3600000)
-        font = QFont(p.font())
-        font.setPointSizeF(max(7.0, font.pointSizeF() - 1.5))
-        p.setFont(font)
+        p.setFont(self._ruler_font())
         p.setPen(self.palette().color(QPalette.ColorRole.Text))
         t = (v0 // step + 1) * step if v0 % step else v0
         while t <= v1:
@@ -351,13 +387,65 @@ class WaveformTimeline(QWidget):
             seconds = t // 1000
             label = (f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}" if seconds >= 3600
                      else f"{seconds // 60}:{seconds % 60:02d}")
-            p.drawText(QPointF(x + 3, rect.height() - 3), label)
+            p.drawText(QPointF(x + 3, rect.height() - 3 - p.fontMetrics().descent()), label)
             t += step
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         self._columns = None
         self._backdrop = None
         super().resizeEvent(event)
+
+    # --- keyboard -------------------------------------------------------------------------
+
+    def focusInEvent(self, event) -> None:  # noqa: N802
+        super().focusInEvent(event)
+        self.update()
+
+    def focusOutEvent(self, event) -> None:  # noqa: N802
+        super().focusOutEvent(event)
+        self.update()
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802
+        """With the focus here: Left / Right seek a second (Shift: a tenth of the view), Home / End go to
+        either end, + / - zoom around the playhead, S / E move the selected moment's start / end to the
+        playhead; what the mouse does, from the keyboard."""
+        if not self._duration or event.modifiers() & ~(Qt.KeyboardModifier.ShiftModifier
+                                                       | Qt.KeyboardModifier.KeypadModifier):
+            super().keyPressEvent(event)
+            return
+        key, v0, v1 = event.key(), *self._view
+        if key in (Qt.Key.Key_S, Qt.Key.Key_E) and self._move_edge("start" if key == Qt.Key.Key_S else "end"):
+            event.accept()
+            return
+        step = max(SEEK_STEP_MS, (v1 - v0) // 10) if event.modifiers() & Qt.KeyboardModifier.ShiftModifier \
+            else SEEK_STEP_MS
+        target = {Qt.Key.Key_Left: self._position - step, Qt.Key.Key_Right: self._position + step,
+                  Qt.Key.Key_Home: 0, Qt.Key.Key_End: self._duration}.get(key)
+        if target is not None:
+            self.seek_requested.emit(int(min(max(0, target), self._duration)))
+        elif key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+            self.zoom(0.8)
+        elif key == Qt.Key.Key_Minus:
+            self.zoom(1.25)
+        else:
+            super().keyPressEvent(event)
+            return
+        event.accept()
+
+    def _move_edge(self, edge: str) -> bool:
+        """The selected moment's start or end to the playhead (as dragging that edge would); False if no
+        moment is selected or the edge would pass the other one."""
+        span = next((s for s in self._spans if s.moment_id == self._selected), None)
+        if span is None:
+            return False
+        here = self._position
+        start, end = (here, span.end_ms) if edge == "start" else (span.start_ms, here)
+        if end - start < MIN_SPAN_MS:
+            return False
+        span.start_ms, span.end_ms = start, end
+        self._redraw()
+        self.span_edited.emit(span.moment_id, max(0, start), min(end, self._duration))
+        return True
 
     # --- mouse ----------------------------------------------------------------------------
 
