@@ -51,6 +51,9 @@ def start(home: str | None = None, file: str | None = None, call_id: int | None 
     from desktop.ui.app_identity import name_the_desktop_entry, set_app_icon
 
     name_the_desktop_entry(app)
+    from desktop.ui.style import follow_colour_scheme
+
+    follow_colour_scheme(app)  # the desktop's dark mode, where the style would paint light
     folder = paths.data_home(home)
     chosen = paths.chosen_store(store, folder)
     if chosen:  # another store file or a team store (desktop/store_choice.py)

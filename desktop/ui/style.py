@@ -317,3 +317,23 @@ FOLLOW_BUTTON_SHEET = ("QPushButton { background: #1f6feb; color: white; border:
                        "padding: 4px 12px; }")
 FIND_BAR_SHEET = find_bar_sheet(LIGHT)
 RULE_COLOUR = LIGHT.rule
+
+
+def follow_colour_scheme(app, scheme=None) -> bool:
+    """Take the desktop's dark mode where the Qt style has no dark palette of its own (Fusion under many
+    Linux desktops reports a dark scheme but paints light). `scheme` defaults to the platform's; the
+    change signal keeps following it. Returns whether the dark palette was put in."""
+    from PySide6.QtCore import Qt
+
+    hints = app.styleHints()
+    if scheme is None:
+        scheme = hints.colorScheme()
+        if not getattr(app, "_callmark_follows_scheme", False):
+            app._callmark_follows_scheme = True
+            hints.colorSchemeChanged.connect(lambda new: follow_colour_scheme(app, new))
+    if scheme == Qt.ColorScheme.Dark and not is_dark(app.palette()):
+        app.setPalette(dark_palette())
+        return True
+    if scheme == Qt.ColorScheme.Light and is_dark(app.palette()):
+        app.setPalette(app.style().standardPalette())
+    return False

@@ -103,3 +103,25 @@ def test_the_workspace_is_drawn_dark_and_its_text_and_marks_keep_their_contrast(
     fill = face.pixelColor(QPoint(3, face.height() // 2)).name()
     assert luminance(fill) < 0.1
     assert _best_contrast(_colours(face, (0, 0, face.width(), face.height())), fill) >= TEXT
+
+
+def test_a_desktop_in_dark_mode_gets_the_dark_palette_and_light_mode_takes_it_back(qapp_palette_restored):
+    """The Qt style may report the desktop's dark scheme yet paint light: Callmark puts its dark palette in."""
+    from PySide6.QtCore import Qt
+
+    from desktop.ui.style import DARK, LIGHT, follow_colour_scheme, theme
+
+    app = QApplication.instance()
+    assert theme() is LIGHT
+    assert follow_colour_scheme(app, Qt.ColorScheme.Dark) is True
+    assert theme() is DARK
+    assert follow_colour_scheme(app, Qt.ColorScheme.Dark) is False  # already dark: nothing to do
+    follow_colour_scheme(app, Qt.ColorScheme.Light)
+    assert theme() is LIGHT
+
+
+@pytest.fixture
+def qapp_palette_restored(qapp):
+    before = qapp.palette()
+    yield
+    qapp.setPalette(before)
