@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QPushButton, QScrollArea, QStackedWidget, QTableView, QVBoxLayout, QWidget,
 )
 
+from desktop.core import opportunity
 from desktop.errors import CallmarkError
 from desktop.services import crm as crm_service
 from desktop.services import crm_evidence
@@ -76,10 +77,8 @@ class CrmPanelView(QWidget):
         self.next_step_date = QLabel()
         self.close_date = QLabel()
         self.last_seen = QLabel()
-        form.addRow("Stage", self.stage)
-        form.addRow("Next step", self.next_step)
-        form.addRow("Step date", self.next_step_date)
-        form.addRow("Close date", self.close_date)
+        for name in ("stage", "next_step", "next_step_date", "close_date"):
+            form.addRow(opportunity.LABELS[name], getattr(self, name))  # the declared fields' words
         form.addRow("Last import", self.last_seen)
         self.verdict = QLabel()
         self.verdict.setObjectName("nextStepVerdict")
