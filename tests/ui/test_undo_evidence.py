@@ -149,3 +149,19 @@ def test_ctrl_z_takes_back_a_crm_import_and_the_panel_shows_it(qtbot, store, cal
     redo(qtbot, window)
     assert crm_service.opportunity_for_call(store, call.id).opportunity.next_step == "Finance review"
     assert "Finance review" in panel.view.next_step.text()
+
+
+def test_parking_in_the_coaching_window_shows_in_the_item_editors_parked_list(qtbot, store, call, opened):
+    from desktop.ui.coaching.cycle_view import CoachingWindow
+    from tests.services.test_indicators_service import AS_OF, scripted_cycle
+
+    window, editor, told = opened
+    scripted_cycle(store)  # Morgan Manager's cycle: the demo call's manager
+    coaching = CoachingWindow(store, "Morgan Manager", on=AS_OF, notify=window.history.tell)
+    qtbot.addWidget(coaching)
+    coaching.show()
+    before = editor.controller.parked_model.rowCount()
+    coaching.park_edit.setText("Discount offered before the customer asked")
+    coaching.park_button.click()
+    assert told[-1].touches(PARKED)
+    assert editor.controller.parked_model.rowCount() == before + 1  # told, not reloaded by hand
