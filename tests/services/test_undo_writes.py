@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import date
 
+import pytest
 from sqlalchemy import select
 
 from db.models import Opportunity
@@ -13,6 +14,8 @@ from desktop.services import crm as crm_service
 from desktop.services.changes import CRM, ITEMS, MOMENTS, PARKED
 from tests.services.items_setup import INFO_LINE_MS, demo_call, mark, script_lines
 from tests.services.test_crm_service import ACME_15, add_call, at, dump, export, sf_row
+
+pytestmark = pytest.mark.both_stores  # the undo of each on SQLite and on a team store
 
 
 def _item(store):
