@@ -13,12 +13,11 @@ write rolls the whole transaction back on the server, and the coach gets a
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from db.store import StoreError, head_revision, known_revisions
+from db.store import StoreBase, StoreError, head_revision, known_revisions
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -160,19 +159,14 @@ class _Reader:
                 self._con = None
 
 
-class ServerStore:
+class ServerStore(StoreBase):
     """An open team store. ``path`` is the server's name as the coach sees it (for messages)."""
 
     dialect = "postgresql"
 
     def __init__(self, url: str, engine: Engine | None = None):
         self.url = url
-        self.path = describe(url)
-        self._engine = engine
-        self._sessions = None
-        self._lock = threading.Lock()
-        self._readers = threading.local()
-        self._reader_list: list[_Reader] = []
+        super().__init__(describe(url), engine)
 
     def unreachable(self, exc: BaseException, during: str = "") -> StoreUnreachable:
         if during:
@@ -186,15 +180,6 @@ class ServerStore:
             if self._engine is None:
                 self._engine = make_server_engine(self.url)
             return self._engine
-
-    def _session_factory(self):
-        if self._sessions is None:
-            from sqlalchemy.orm import sessionmaker
-
-            import db.models  # noqa: F401 - every mapper known before the first query
-
-            self._sessions = sessionmaker(self.engine, expire_on_commit=False)
-        return self._sessions
 
     @contextmanager
     def read(self) -> Iterator[Session]:
@@ -229,21 +214,8 @@ class ServerStore:
                 self._reader_list.append(reader)
         return reader
 
-    def revision(self) -> str | None:
-        row = self.reader().execute("SELECT version_num FROM alembic_version").fetchone()
-        return row[0] if row else None
-
     def current_role(self) -> str:
         return self.reader().execute("SELECT current_user").fetchone()[0]
-
-    def close(self) -> None:
-        with self._lock:
-            readers, self._reader_list = self._reader_list, []
-        for reader in readers:
-            reader.close()
-        self._readers = threading.local()
-        if self._engine is not None:
-            self._engine.dispose()
 
 
 def _state(conn) -> tuple[str | None, bool]:

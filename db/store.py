@@ -211,7 +211,42 @@ def online_backup(source: Path, target: Path) -> Path:
     return target
 
 
-class Store:
+class StoreBase:
+    """What the SQLite store and a team store (db/server.py ``ServerStore``) share: sessions on their
+    engine, a plain reader per thread, the schema revision, closing."""
+
+    def __init__(self, path, engine: Engine | None = None):
+        self.path = path
+        self._engine = engine
+        self._sessions = None
+        self._lock = threading.Lock()
+        self._readers = threading.local()
+        self._reader_list: list = []
+
+    def _session_factory(self):
+        if self._sessions is None:
+            from sqlalchemy.orm import sessionmaker
+
+            import db.models  # noqa: F401 - every mapper known before the first query
+
+            self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        return self._sessions
+
+    def revision(self) -> str | None:
+        row = self.reader().execute("SELECT version_num FROM alembic_version").fetchone()
+        return row[0] if row else None
+
+    def close(self) -> None:
+        with self._lock:
+            readers, self._reader_list = self._reader_list, []
+        for reader in readers:
+            reader.close()
+        self._readers = threading.local()
+        if self._engine is not None:
+            self._engine.dispose()
+
+
+class Store(StoreBase):
     """The open store: sessions for the services, and a plain reader for the workspace.
 
     SQLAlchemy (and the models) are imported when the first session is asked
@@ -224,16 +259,11 @@ class Store:
     dialect = "sqlite"  # a team store (db/server.py) says "postgresql"
 
     def __init__(self, path: Path, engine: Engine | None = None):
-        self.path = path
-        self._engine = engine
-        self._sessions = None
-        self._lock = threading.Lock()
+        super().__init__(path, engine)
         # The one writer: every write of this process (the GUI, the transcription worker's thread, an
         # import) takes its turn here, so two of them never race for SQLite's write lock; other
         # processes (a script beside the app) wait through the busy timeout.
         self._writer = threading.RLock()
-        self._readers = threading.local()
-        self._reader_list: list[sqlite3.Connection] = []
         self.damaged: str | None = None  # what SQLite said, once it reported the file damaged
         self._damage_listeners: list = []
 
@@ -275,15 +305,6 @@ class Store:
                              lambda ctx: self.note_error(ctx.original_exception))
             return self._engine
 
-    def _session_factory(self):
-        if self._sessions is None:
-            from sqlalchemy.orm import sessionmaker
-
-            import db.models  # noqa: F401 - every mapper known before the first query
-
-            self._sessions = sessionmaker(self.engine, expire_on_commit=False)
-        return self._sessions
-
     @contextmanager
     def read(self) -> Iterator[Session]:
         with self._session_factory()() as session:
@@ -316,19 +337,6 @@ class Store:
             with self._lock:
                 self._reader_list.append(con)
         return con
-
-    def revision(self) -> str | None:
-        row = self.reader().execute("SELECT version_num FROM alembic_version").fetchone()
-        return row[0] if row else None
-
-    def close(self) -> None:
-        with self._lock:
-            readers, self._reader_list = self._reader_list, []
-        for con in readers:
-            con.close()
-        self._readers = threading.local()
-        if self._engine is not None:
-            self._engine.dispose()
 
 
 class _ReaderCursor(sqlite3.Cursor):

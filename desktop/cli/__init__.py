@@ -124,6 +124,14 @@ def print_rows(args, rows, line) -> int:
 
 
 def print_row(args, row, line=lambda r: r.id) -> int:
-    """One record: its JSON object with --json, else ``line(row)`` (its id by default)."""
-    print_json(row.to_json()) if args.json else print(line(row))
+    """One record (or a plain dict): its JSON object with --json, else ``line(row)`` (its id by default)."""
+    print_json(row.to_json() if hasattr(row, "to_json") else row) if args.json else print(line(row))
     return 0
+
+
+def action(inner, name: str, common, handler, help: str):  # noqa: A002 - argparse's word
+    """A sub-command's action that takes ``--json`` and runs ``handler(args, ctx)``; add its own arguments."""
+    parser = inner.add_parser(name, parents=[common], help=help)
+    parser.add_argument("--json", action="store_true")
+    parser.set_defaults(handler=handler)
+    return parser

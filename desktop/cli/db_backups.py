@@ -5,26 +5,20 @@ from __future__ import annotations
 from datetime import datetime
 
 from desktop import paths
-from desktop.cli import print_json
+from desktop.cli import action, print_json
 
 
 def register_backups(inner, common) -> None:
-    lst = inner.add_parser("backups", parents=[common], help="list the backups, newest first")
-    lst.add_argument("--json", action="store_true")
-    lst.set_defaults(handler=_backups)
-    res = inner.add_parser("restore", parents=[common],
-                           help="put a backup in the store's place (the current store is backed up first)")
+    action(inner, "backups", common, _backups, "list the backups, newest first")
+    res = action(inner, "restore", common, _restore,
+                 "put a backup in the store's place (the current store is backed up first)")
     res.add_argument("backup", metavar="BACKUP", help="a backup's file name (from `db backups`) or path")
-    res.add_argument("--json", action="store_true")
-    res.set_defaults(handler=_restore)
-    rec = inner.add_parser("recover", parents=[common],
-                           help="salvage what can be read from a damaged store into a fresh one (SQLite's .recover)")
+    rec = action(inner, "recover", common, _recover,
+                 "salvage what can be read from a damaged store into a fresh one (SQLite's .recover)")
     rec.add_argument("damaged", metavar="DAMAGED", nargs="?",
                      help="the damaged file (default: the newest callmark.sqlite3.damaged-*, or the store if damaged)")
     rec.add_argument("-o", "--output", metavar="FILE",
                      help="where the salvaged store goes (default: the store's place, when it is empty)")
-    rec.add_argument("--json", action="store_true")
-    rec.set_defaults(handler=_recover)
 
 
 def _backups(args, ctx) -> int:

@@ -19,7 +19,9 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 
+from desktop.core import opportunity
 from desktop.core.enums import Crm
+from desktop.core.opportunity import OpportunityFields
 from desktop.errors import CallmarkError
 from desktop.exchange.crm_dates import (DateFormatError, date_order_hint, parse_crm_date,
                                         parse_crm_timestamp)
@@ -44,17 +46,11 @@ class CrmImportError(CallmarkError, ValueError):
 
 
 @dataclass(frozen=True)
-class OpportunityRow:
-    """One opportunity as the export states it. None = empty cell or no such column."""
+class OpportunityRow(OpportunityFields):
+    """One opportunity as the export states it: its id, the declared fields (None = empty cell or
+    no such column), its line, and when the CRM last changed it."""
 
     external_id: str
-    name: str | None
-    account: str | None
-    stage: str | None
-    next_step: str | None
-    next_step_date: date | None
-    close_date: date | None
-    owner: str | None
     line: int
     last_modified: datetime | None = None
 
@@ -371,9 +367,6 @@ def _to_row(line: int, values: dict[str, str], columns: dict[str, str], source: 
         except DateFormatError as exc:
             raise CrmImportError(f"{source}: line {line}: column {columns[f]!r}: {exc}") from None
 
-    return OpportunityRow(
-        external_id=values["external_id"], name=text("name"), account=text("account"),
-        stage=text("stage"), next_step=text("next_step"),
-        next_step_date=when("next_step_date", parse_crm_date),
-        close_date=when("close_date", parse_crm_date), owner=text("owner"), line=line,
-        last_modified=when("last_modified", parse_crm_timestamp))
+    fields = {f: when(f, parse_crm_date) if f in opportunity.DATES else text(f) for f in opportunity.NAMES}
+    return OpportunityRow(external_id=values["external_id"], line=line,
+                          last_modified=when("last_modified", parse_crm_timestamp), **fields)

@@ -13,13 +13,14 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from desktop.core import opportunity
 from desktop.core.enums import Crm
 from desktop.errors import CallmarkError
 
-#: The fields Callmark reads from an opportunity export, in display order.
-FIELDS = ("external_id", "name", "account", "stage", "next_step", "next_step_date",
-          "close_date", "owner", "last_modified")
-DATE_FIELDS = ("next_step_date", "close_date", "last_modified")
+#: The fields Callmark reads from an opportunity export, in display order: the id, the declared
+#: fields (desktop.core.opportunity) and when the CRM last changed the row.
+FIELDS = ("external_id", *opportunity.NAMES, "last_modified")
+DATE_FIELDS = (*opportunity.DATES, "last_modified")
 
 # Aliases in order of preference: when an export has two columns for one field
 # (Account.Name and AccountId), the earlier alias wins.

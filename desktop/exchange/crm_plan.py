@@ -15,27 +15,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
+from desktop.core import opportunity
 from desktop.core.enums import Crm
+from desktop.core.opportunity import OpportunityFields
 from desktop.exchange.crm_csv import OpportunityRow, ParsedExport
 
-#: Fields an import may change, in the order a preview lists them.
-COMPARED_FIELDS = ("name", "account", "stage", "next_step", "next_step_date", "close_date",
-                   "owner")
-NEXT_STEP_FIELDS = ("next_step", "next_step_date")
+#: Fields an import may change, in the order a preview lists them (all the declared ones).
+COMPARED_FIELDS = opportunity.NAMES
+NEXT_STEP_FIELDS = opportunity.NEXT_STEP
 
 
 @dataclass(frozen=True)
-class OpportunitySnapshot:
-    """An opportunity as the store holds it now (plain data, no session)."""
+class OpportunitySnapshot(OpportunityFields):
+    """An opportunity as the store holds it now (plain data, no session): its id, the declared
+    fields, and the CRM time of its latest history entry."""
 
     external_id: str
-    name: str | None = None
-    account: str | None = None
-    stage: str | None = None
-    next_step: str | None = None
-    next_step_date: date | None = None
-    close_date: date | None = None
-    owner: str | None = None
     last_modified: datetime | None = None
 
 

@@ -24,6 +24,7 @@ CRM = "crm"
 CYCLES = "cycles"
 SESSIONS = "sessions"
 OBSERVATIONS = "observations"
+PARKED = "parked"  # observations parked for a later cycle
 SUGGESTIONS = "suggestions"
 RECORDS = "records"  # another coach's record imported (calibration)
 

@@ -33,6 +33,7 @@ from sqlalchemy.orm import Session
 from db.base import utcnow
 from db.models import Call, Opportunity, OpportunitySnapshot
 from db.store import Store
+from desktop.core import opportunity
 from desktop.core.enums import Crm
 from desktop.core.indicators import CrmCheck
 from desktop.core.next_step_check import NextStepCheck, NextStepValue, check_next_step_recorded
@@ -48,11 +49,10 @@ from desktop.services.people import get_setting, set_setting
 
 #: store-side setting: field -> header the coach mapped once (e.g. a custom next-step date)
 COLUMNS_SETTING = "crm_columns"
-#: fields whose change adds a history entry
-HISTORY_FIELDS = ("stage", "next_step", "next_step_date")
-#: fields a coach can cite as evidence in a coaching item
-CITABLE_FIELDS = {"next_step": "Next step", "next_step_date": "Next step date",
-                  "stage": "Stage", "close_date": "Close date"}
+#: fields whose change adds a history entry (declared in desktop.core.opportunity)
+HISTORY_FIELDS = opportunity.HISTORY
+#: fields a coach can cite as evidence in a coaching item, with their labels
+CITABLE_FIELDS = opportunity.CITABLE
 CRM_LABELS = {Crm.SALESFORCE: "Salesforce", Crm.HUBSPOT: "HubSpot", Crm.OTHER: "CRM"}
 
 
@@ -60,18 +60,13 @@ CRM_LABELS = {Crm.SALESFORCE: "Salesforce", Crm.HUBSPOT: "HubSpot", Crm.OTHER: "
 
 
 @dataclass(frozen=True)
-class OpportunityInfo:
+class OpportunityInfo(opportunity.OpportunityFields):
+    """A stored opportunity: its ids, the declared fields (``name`` is "" when the export had none)
+    and when an import last saw it (UTC)."""
+
     id: int
     crm: str
     external_id: str
-    name: str
-    account: str | None
-    stage: str | None
-    next_step: str | None
-    next_step_date: date | None
-    close_date: date | None
-    owner: str | None
-    #: when an import last saw this opportunity (UTC)
     last_seen: datetime
 
     @property
@@ -79,8 +74,9 @@ class OpportunityInfo:
         return CRM_LABELS.get(Crm(self.crm), self.crm)
 
     def to_json(self) -> dict:
+        keys = ("id", "crm", "external_id", *opportunity.NAMES, "last_seen")
         return {k: (v.isoformat() if isinstance(v, (date, datetime)) else v)
-                for k, v in dataclasses.asdict(self).items()}
+                for k, v in ((k, getattr(self, k)) for k in keys)}
 
 
 @dataclass(frozen=True)
@@ -225,8 +221,7 @@ def _snapshots(session: Session, crm: Crm) -> dict[str, PlannedSnapshot]:
     out = {}
     for o in session.scalars(select(Opportunity).where(Opportunity.crm == crm)):
         out[o.external_id] = PlannedSnapshot(
-            o.external_id, o.name or None, o.account, o.stage, o.next_step, o.next_step_date,
-            o.close_date, o.owner, last_modified=latest.get(o.id))
+            o.external_id, last_modified=latest.get(o.id), **{**opportunity.values(o), "name": o.name or None})
     return out
 
 
@@ -285,8 +280,7 @@ def apply_import(store: Store, path: str | Path, crm: Crm | str | None = None,
     parsed = parsed or _parse(store, path, crm, columns, day_first)
     imported_at = _naive_utc(now) or utcnow()
     source = str(Path(path).resolve())
-    compared = [f for f in ("name", "account", "stage", "next_step", "next_step_date",
-                            "close_date", "owner") if f in parsed.columns]
+    compared = [f for f in opportunity.NAMES if f in parsed.columns]
     with store.write() as session:
         # Planned inside the write transaction: nothing can change between plan and write.
         plan = _plan(session, parsed, time_zone)
@@ -330,8 +324,7 @@ def apply_import(store: Store, path: str | Path, crm: Crm | str | None = None,
 def _snapshot(opp: Opportunity, row: OpportunityRow, imported_at: datetime, source: str,
               has_next_step: bool, dated_by_crm: bool) -> OpportunitySnapshot:
     return OpportunitySnapshot(as_of=row.last_modified or imported_at, source_file=source,
-                               stage=opp.stage, next_step=opp.next_step,
-                               next_step_date=opp.next_step_date, next_step_known=has_next_step,
+                               **{f: getattr(opp, f) for f in HISTORY_FIELDS}, next_step_known=has_next_step,
                                dated_by_crm=dated_by_crm and row.last_modified is not None)
 
 
@@ -339,9 +332,8 @@ def _snapshot(opp: Opportunity, row: OpportunityRow, imported_at: datetime, sour
 
 
 def _info(opp: Opportunity) -> OpportunityInfo:
-    return OpportunityInfo(opp.id, opp.crm.value, opp.external_id, opp.name or "", opp.account,
-                           opp.stage, opp.next_step, opp.next_step_date, opp.close_date,
-                           opp.owner, opp.updated_at)
+    return OpportunityInfo(id=opp.id, crm=opp.crm.value, external_id=opp.external_id, last_seen=opp.updated_at,
+                           **{**opportunity.values(opp), "name": opp.name or ""})
 
 
 def list_opportunities(store: Store) -> list[OpportunityInfo]:

@@ -7,8 +7,11 @@ from datetime import date
 from db.models import CoachingItem, ItemEvidence, Opportunity
 from db.store import Store
 from desktop.errors import CallmarkError
+from desktop.services import evidence, items
+from desktop.services.changes import Change
 from desktop.services.crm import CITABLE_FIELDS, CRM_LABELS
 from desktop.services.lookup import one
+
 
 def _field_text(opp: Opportunity, name: str) -> str:
     value = getattr(opp, name)
@@ -39,3 +42,10 @@ def cite_crm_evidence(store: Store, item_id: int, opportunity_id: int, field_nam
         item.evidence.append(evidence)
         session.flush()
         return evidence.id
+
+
+def cite(store: Store, item_id: int, opportunity_id: int, field_name: str) -> Change:
+    """Cite a CRM field as a coach edit (``cite_crm_evidence``); undo removes the evidence."""
+    evidence_id = cite_crm_evidence(store, item_id, opportunity_id, field_name)
+    return evidence.added(items.get_item(store, item_id), evidence_id,
+                          f"Cite the CRM {CITABLE_FIELDS[field_name].lower()}")

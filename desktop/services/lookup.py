@@ -13,6 +13,7 @@ WHAT = {
     "Moment": ("moment", "no such moment"),
     "Calibration": ("calibration", "no such calibration"),
     "Opportunity": ("opportunity", "no such opportunity in this library"),
+    "ParkedObservation": ("parked observation", "no such observation"),
 }
 
 

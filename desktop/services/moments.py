@@ -15,15 +15,8 @@ from desktop.services import transcripts
 from desktop.services.changes import ITEMS, MOMENTS, Change, change
 from desktop.services.lookup import one
 from desktop.services.people import local_coach_person
-from desktop.services.rows import DEFAULT_SPAN_MS, MomentRow, list_moments  # noqa: F401 - plain sqlite3
-from desktop.services.rows import stamp as _stamp
-
-
-def _row(m: Moment) -> MomentRow:
-    return MomentRow(
-        m.id, m.uid, m.call_id, m.start_ms, m.end_ms, m.kind.value, m.speaker, m.quote, m.note, m.item_id,
-        m.coach.name if m.coach else None, _stamp(m.created_at),
-    )
+# Moments are read one way, with plain sqlite3 (the workspace's path): a write reads its row back after it.
+from desktop.services.rows import DEFAULT_SPAN_MS, MomentRow, get_moment, get_moments, list_moments  # noqa: F401
 
 
 def _check_span(call: Call, start_ms: int, end_ms: int) -> None:
@@ -55,8 +48,9 @@ def add_moment(
         quote = found_quote if quote is None else quote
         speaker = found_speaker if speaker is None else speaker
     with store.write() as session:
-        return _row(new_moment(session, call_id, start_ms, end_ms, kind=kind, note=note, quote=quote,
-                               speaker=speaker))
+        moment_id = new_moment(session, call_id, start_ms, end_ms, kind=kind, note=note, quote=quote,
+                               speaker=speaker).id
+    return get_moment(store, moment_id)
 
 
 def new_moment(session, call_id: int, start_ms: int, end_ms: int, *, kind: MomentKind | str, note: str | None,
@@ -69,16 +63,6 @@ def new_moment(session, call_id: int, start_ms: int, end_ms: int, *, kind: Momen
     session.add(moment)
     session.flush()
     return moment
-
-
-def moment_row(moment: Moment) -> MomentRow:
-    return _row(moment)
-
-
-def get_moment(store: Store, moment_id: int) -> MomentRow:
-    with store.read() as session:
-        moment = one(session, Moment, moment_id)
-        return _row(moment)
 
 
 EDITABLE = {"start_ms", "end_ms", "kind", "speaker", "quote", "note"}
@@ -95,8 +79,7 @@ def update_moment(store: Store, moment_id: int, **changes) -> MomentRow:
         _check_span(moment.call, start, end)
         for key, value in changes.items():
             setattr(moment, key, MomentKind(value) if key == "kind" else value)
-        session.flush()
-        return _row(moment)
+    return get_moment(store, moment_id)
 
 
 def requote(store: Store, moment_id: int) -> MomentRow:
@@ -119,10 +102,8 @@ def delete_moment(store: Store, moment_id: int) -> dict:
 def restore_moment(store: Store, saved: dict) -> MomentRow:
     """Put back a deleted moment with its id, uid and links (undo of delete)."""
     with store.write() as session:
-        moment = Moment(**saved)
-        session.add(moment)
-        session.flush()
-        return _row(moment)
+        session.add(Moment(**saved))
+    return get_moment(store, saved["id"])
 
 
 # --- operations: what the coach does, each returning its Change and undo (desktop.services.changes) ---

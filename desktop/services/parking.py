@@ -13,16 +13,18 @@ from datetime import timezone
 
 from sqlalchemy import select
 
-from db.models import Moment, ParkedObservation, Person
+from db.models import CoachingItem, Moment, ParkedObservation, Person
 from db.store import Store
 from desktop.core.enums import Role
 from desktop.core.timefmt import format_ms
-from desktop.errors import CallmarkError, NotFound
+from desktop.errors import CallmarkError
 from desktop.services import items
+from desktop.services.changes import ITEMS, MOMENTS, PARKED, Change, change
 from desktop.services.lookup import one
 from desktop.services.people import local_coach_person, person
 
-__all__ = ["ParkedRow", "park", "list_parked", "get_parked", "promote", "unpark"]
+__all__ = ["ParkedRow", "park", "list_parked", "get_parked", "promote", "unpark",
+           "keep_for_later", "forget", "promote_to_item"]
 
 
 @dataclass(frozen=True)
@@ -114,10 +116,7 @@ def list_parked(store: Store, manager: str | None = None, *, include_promoted: b
 
 def get_parked(store: Store, parked_id: int) -> ParkedRow:
     with store.read() as session:
-        parked = session.get(ParkedObservation, parked_id)
-        if parked is None:
-            raise NotFound(f"parked observation {parked_id}: no such observation")
-        return _row(parked, _managers(session))
+        return _row(one(session, ParkedObservation, parked_id), _managers(session))
 
 
 def promote(store: Store, parked_id: int) -> items.ItemRow:
@@ -142,7 +141,57 @@ def promote(store: Store, parked_id: int) -> items.ItemRow:
 def unpark(store: Store, parked_id: int) -> None:
     """Forget a parked observation (the moment itself stays)."""
     with store.write() as session:
-        parked = session.get(ParkedObservation, parked_id)
-        if parked is None:
-            raise NotFound(f"parked observation {parked_id}: no such observation")
-        session.delete(parked)
+        session.delete(one(session, ParkedObservation, parked_id))
+
+
+# --- operations: parking as a coach edit, with undo (desktop.services.changes) ---------------------
+
+
+def keep_for_later(store: Store, *, moment_id: int | None = None, note: str = "",
+                   manager: str | None = None) -> Change:
+    """Park a moment and/or a note (``park``); undo forgets it."""
+    return _parked(park(store, moment_id=moment_id, note=note, manager=manager), "Park for later")
+
+
+def _parked(row: ParkedRow, label: str) -> Change:
+    return change(label, PARKED, call_id=row.call_id, ids=[row.id], row=row,
+                  undo=lambda s: forget(s, row.id))
+
+
+def forget(store: Store, parked_id: int) -> Change:
+    """Forget a parked observation (``unpark``); undo parks it again, the same row."""
+    with store.read() as session:
+        parked = one(session, ParkedObservation, parked_id)
+        saved = {c.key: getattr(parked, c.key) for c in ParkedObservation.__table__.columns}
+        call_id = parked.moment.call_id if parked.moment is not None else None
+    unpark(store, parked_id)
+    return change("Forget parked observation", PARKED, call_id=call_id, ids=[parked_id],
+                  undo=lambda s: _parked(_restore(s, saved), "Park again"))
+
+
+def _restore(store: Store, saved: dict) -> ParkedRow:
+    with store.write() as session:
+        session.add(ParkedObservation(**saved))
+    return get_parked(store, saved["id"])
+
+
+def promote_to_item(store: Store, parked_id: int) -> Change:
+    """Make a parked observation a coaching item (``promote``); undo deletes that item and parks
+    the observation again."""
+    row = promote(store, parked_id)
+    moment_ids = [m.id for m in row.moments]
+    return change("Promote to item", PARKED, ITEMS, MOMENTS, call_id=get_parked(store, parked_id).call_id,
+                  ids=[parked_id, row.id, *moment_ids], row=row,
+                  undo=lambda s: _unpromote(s, parked_id, row.id))
+
+
+def _unpromote(store: Store, parked_id: int, item_id: int) -> Change:
+    with store.write() as session:
+        one(session, ParkedObservation, parked_id).promoted_item_id = None
+        item = one(session, CoachingItem, item_id)
+        moment_ids = [m.id for m in item.moments]
+        for moment in item.moments:
+            moment.item_id = None
+        session.delete(item)
+    return change("Take back the promotion", PARKED, ITEMS, MOMENTS, call_id=get_parked(store, parked_id).call_id,
+                  ids=[parked_id, item_id, *moment_ids], undo=lambda s: promote_to_item(s, parked_id))

@@ -363,22 +363,45 @@ def _overlapping(segments: list[SegmentRow], start_ms: int, end_ms: int) -> list
 # --- moments ----------------------------------------------------------------------------------------
 
 
+_MOMENT_SELECT = ("SELECT m.id, m.uid, m.call_id, m.start_ms, m.end_ms, m.kind, m.speaker, m.quote, m.note, "
+                  "m.item_id, p.name, m.created_at FROM moment m LEFT JOIN person p ON p.id = m.coach_id ")
+
+
+def _moment_rows(found) -> list[MomentRow]:
+    return [MomentRow(mid, uid, cid, start, end, kind, speaker, quote, note, item, name, stamp(created))
+            for mid, uid, cid, start, end, kind, speaker, quote, note, item, name, created in found]
+
+
 def list_moments(store, call_id: int, *, include_imported: bool = False,
                  coach: str | None = None) -> list[MomentRow]:
     """The call's moments in time order (another coach's imported ones only when asked)."""
     con = store.reader()
     if con.execute('SELECT 1 FROM "call" WHERE id = ?', (int(call_id),)).fetchone() is None:
         raise NotFound(f"call {call_id}: no such call in this library")
-    query = ("SELECT m.id, m.uid, m.call_id, m.start_ms, m.end_ms, m.kind, m.speaker, m.quote, m.note, "
-             "m.item_id, p.name, m.created_at FROM moment m LEFT JOIN person p ON p.id = m.coach_id "
-             "WHERE m.call_id = ?" + ("" if include_imported else " AND m.imported = FALSE")
+    query = (_MOMENT_SELECT + "WHERE m.call_id = ?" + ("" if include_imported else " AND m.imported = FALSE")
              # On a team store the workspace shows the coach's own moments: others' shared ones are
              # for calibration (blind review), not for marking over.
              + (" AND m.owner_role = current_user" if store.dialect != "sqlite" and not include_imported else "")
              + " ORDER BY m.start_ms, m.id")
-    rows = [MomentRow(mid, uid, cid, start, end, kind, speaker, quote, note, item, name, stamp(created))
-            for mid, uid, cid, start, end, kind, speaker, quote, note, item, name, created
-            in con.execute(query, (int(call_id),))]
+    rows = _moment_rows(con.execute(query, (int(call_id),)))
     if coach is not None:
         rows = [r for r in rows if r.coach == coach]
     return rows
+
+
+def get_moment(store, moment_id: int) -> MomentRow:
+    """One moment, read as the list reads it (the one way a moment becomes a MomentRow)."""
+    found = _moment_rows(store.reader().execute(_MOMENT_SELECT + "WHERE m.id = ?", (int(moment_id),)))
+    if not found:
+        raise NotFound(f"moment {moment_id}: no such moment")
+    return found[0]
+
+
+def get_moments(store, moment_ids) -> list[MomentRow]:
+    """These moments, in the order asked (those gone left out)."""
+    ids = [int(i) for i in moment_ids]
+    if not ids:
+        return []
+    marks = ", ".join("?" * len(ids))
+    by_id = {r.id: r for r in _moment_rows(store.reader().execute(_MOMENT_SELECT + f"WHERE m.id IN ({marks})", ids))}
+    return [by_id[i] for i in ids if i in by_id]

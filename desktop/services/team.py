@@ -9,7 +9,7 @@ with no record file in between (the record stays for coaches outside the team).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from sqlalchemy import text
 
@@ -37,14 +37,18 @@ def role_of(session) -> tuple[str, str | None]:
     return info["callmark_role"]
 
 
+class _Record:
+    """A plain result the CLI prints: ``--json`` gives its fields."""
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
 @dataclass(frozen=True)
-class TeamInfo:
+class TeamInfo(_Record):
     store: str
     schema: str
     role: str
-
-    def to_json(self) -> dict:
-        return {"store": self.store, "schema": self.schema, "role": self.role}
 
 
 def init_team(url: str) -> TeamInfo:
@@ -93,13 +97,10 @@ def add_coach(store, name: str, *, manager: bool = False, password: str | None =
 
 
 @dataclass(frozen=True)
-class Shared:
+class Shared(_Record):
     call_id: int
     moments: int
     items: int
-
-    def to_json(self) -> dict:
-        return {"call_id": self.call_id, "moments": self.moments, "items": self.items}
 
 
 def share_call(store, call_id: int) -> Shared:

@@ -148,9 +148,16 @@ class CallTranscription:
         self._cancelled.set()
         self.job.cancel()
 
-    def events(self) -> Iterator[Event | Saved]:
+    def events(self, keep_going: Callable[[], bool] | None = None) -> Iterator[Event | Saved]:
+        """keep_going: asked every half second while the child works; False cancels (the queue's watch)."""
+        def wanted() -> bool:
+            if keep_going():
+                return True
+            self._cancelled.set()  # the job then kills the child: this run is cancelled, not failed
+            return False
+
         try:
-            for event in self.job.events():
+            for event in self.job.events(keep_going=wanted if keep_going is not None else None):
                 if isinstance(event, Completed):
                     yield event
                     yield self._finish(event.result)

@@ -26,7 +26,6 @@ from desktop.errors import CallmarkError, NotFound
 
 PAUSED_KEY = "transcription.queue_paused"
 WAITING, RUNNING, FAILED = "waiting", "running", "failed"
-WATCH_SECONDS = 0.5  # how often a runner looks whether its call was cancelled or the queue paused
 
 
 @dataclass(frozen=True)
@@ -288,27 +287,19 @@ def run_one(store: Store, run, *, on_event: Callable | None = None,
     """One claimed call: the child is stopped if the call leaves the queue or the queue is paused."""
     call_id = run.plan.call_id
     stop = stop or threading.Event()
-    done = threading.Event()
 
-    def watch() -> None:
-        while not done.wait(WATCH_SECONDS):
-            if stop.is_set() or not still_wanted(store, call_id):
-                run.cancel()
-                return
+    def wanted() -> bool:
+        # Asked by the runner between its reads of the child, on this thread: no watcher thread.
+        return not stop.is_set() and still_wanted(store, call_id)
 
-    watcher = threading.Thread(target=watch, name="callmark-queue-watch", daemon=True)
-    watcher.start()
     try:
-        for event in run.events():
+        for event in run.events(keep_going=wanted):
             if on_event is not None:
                 on_event(call_id, event)
     except BaseException:
         run.cancel()
         release(store, call_id)  # Ctrl+C: the call starts again next time
         raise
-    finally:
-        done.set()
-        watcher.join()
     if run.transcript is not None:
         finish(store, call_id)
         return QueueOutcome(call_id, "transcribed", lines=len(run.transcript.segments))

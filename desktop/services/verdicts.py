@@ -17,7 +17,7 @@ from db.store import Store
 from desktop.core.detect import LABELS, Finding
 from desktop.core.detect.model import Verdict
 from desktop.errors import CallmarkError, NotFound
-from desktop.services.moments import moment_row, new_moment
+from desktop.services.moments import get_moments, new_moment
 from desktop.services.people import local_coach_person
 from desktop.services.rows import MomentRow
 
@@ -69,6 +69,7 @@ def _resolve(store: Store, call_id: int, ids: list[str]) -> list[Finding]:
 def _decide(store: Store, call_id: int, ids: list[str], verdict: Verdict) -> VerdictChange:
     findings = _resolve(store, call_id, list(ids))
     change = VerdictChange(call_id, verdict.value)
+    made = []  # moments made, read back once written (the one way a moment is read)
     with store.write() as session:
         coach = local_coach_person(session)
         for f in findings:
@@ -84,7 +85,7 @@ def _decide(store: Store, call_id: int, ids: list[str], verdict: Verdict) -> Ver
             if verdict is Verdict.ACCEPTED:
                 moment = new_moment(session, call_id, f.start_ms, f.end_ms, kind=f.kind, quote=f.quote,
                                     speaker=f.speaker, note=f"Suggested ({f.label.replace('_', ' ')}): {f.reason}")
-                change.moments.append(moment_row(moment))
+                made.append(moment.id)
                 moment_id = moment.id
             if is_new:
                 row = SuggestionVerdict(call_id=call_id, finding_id=f.id)
@@ -96,6 +97,7 @@ def _decide(store: Store, call_id: int, ids: list[str], verdict: Verdict) -> Ver
             if is_new:
                 change.new_verdicts.append(row.id)
             change.decided.append(f)
+    change.moments.extend(get_moments(store, made))
     return change
 
 

@@ -169,8 +169,14 @@ class TranscriptionJob:
 
     # ---- results
 
-    def events(self, poll_s: float = 0.1) -> Iterator[Event]:
-        """Start if needed and yield events until the job ends (the last is terminal)."""
+    def events(self, poll_s: float = 0.1, *, keep_going: Callable[[], bool] | None = None,
+               check_s: float = 0.5) -> Iterator[Event]:
+        """Start if needed and yield events until the job ends (the last is terminal).
+
+        keep_going: asked about every ``check_s`` while waiting for the child (the queue asks
+        whether its call is still wanted); False cancels the job, as ``cancel`` would. It is
+        asked on the caller's thread, so watching needs no thread of its own.
+        """
         if self.outcome is JobOutcome.PENDING:
             self.start()
         if self.outcome is JobOutcome.CANCELLED:
@@ -178,8 +184,13 @@ class TranscriptionJob:
             return
         conn = self._conn
         assert conn is not None
+        checked = time.monotonic()
         try:
             while True:
+                if keep_going is not None and time.monotonic() - checked >= check_s:
+                    checked = time.monotonic()
+                    if not keep_going():
+                        self.cancel()
                 if self._cancel_requested:
                     yield self._end_cancelled()
                     return

@@ -74,7 +74,7 @@ class ActionId(Enum):
     DISMISS_SUGGESTION = ("Dismiss suggestion", ("Ctrl+Backspace",), "Set the picked suggestion aside (Undo brings it back)",
                           False, SUGGESTIONS)
     DELETE_MOMENT = ("Delete moment", ("Del",), "Delete the selected moment (Undo brings it back)", False)
-    UNDO = ("Undo", (SK.Undo,), "Undo the last change to a moment", False)
+    UNDO = ("Undo", (SK.Undo,), "Undo the last change", False)
     REDO = ("Redo", (SK.Redo,), "Redo what was undone", False)
     FIND = ("Find in transcript", (SK.Find,), "Search the transcript", True)
     FIND_NEXT = ("Find next", (SK.FindNext,), "Next match in the transcript", True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from datetime import date
 
+from desktop.core import opportunity
 from desktop.core.enums import Crm
 from desktop.exchange.crm_csv import parse_export
 from desktop.exchange.crm_links import suggest_opportunities
@@ -30,9 +31,8 @@ def export(tmp_path, name, text):
 
 def stored(parsed) -> dict[str, OpportunitySnapshot]:
     """What the store would hold after applying `parsed` in full."""
-    return {r.external_id: OpportunitySnapshot(
-        r.external_id, r.name, r.account, r.stage, r.next_step, r.next_step_date,
-        r.close_date, r.owner, r.last_modified) for r in parsed.rows}
+    return {r.external_id: OpportunitySnapshot(r.external_id, r.last_modified, **opportunity.values(r))
+            for r in parsed.rows}
 
 
 def test_first_import_creates_everything(tmp_path):

@@ -1,4 +1,4 @@
-"""The workspace's plain-sqlite3 reads give what the ORM holds, on a real store written through the ORM."""
+"""The one way calls, transcripts and moments are read (plain sqlite3), on real stores written through the ORM."""
 
 from __future__ import annotations
 
@@ -9,9 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sqlalchemy import select
-
-from db.models import Call, Moment, Person, Transcript
+from db.models import Moment, Person
 from desktop.core.enums import MomentKind, Role
 from desktop.services import calls, moments, rows, transcripts
 from desktop.services.transcripts import SegmentRow
@@ -22,22 +20,7 @@ pytestmark = pytest.mark.both_stores  # the services on SQLite and on a team sto
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _orm_call(store, call_id: int) -> dict:
-    with store.read() as s:
-        c = s.get(Call, call_id)
-        current = s.scalars(select(Transcript).where(Transcript.call_id == call_id, Transcript.is_current.is_(True))
-                            .order_by(Transcript.id.desc())).first()
-        count = len(s.scalars(select(Moment).where(Moment.call_id == call_id, Moment.imported.is_(False))).all())
-        return dict(id=c.id, title=c.title, rep=c.rep.name if c.rep else None,
-                    manager=c.manager.name if c.manager else None,
-                    recorded_at=c.recorded_at.isoformat() if c.recorded_at else None, duration_ms=c.duration_ms,
-                    has_video=c.has_video, channels=c.channels, media_sha256=c.media_sha256,
-                    media_path=c.media_path, source=c.source.value if c.source else None,
-                    transcript_status=current.origin.value if current else "none", moment_count=count,
-                    opportunity_id=c.opportunity_id, stored_path=c.media_path, media_machine=c.media_machine)
-
-
-def test_calls_read_plainly_match_the_orm(store, tmp_path):
+def test_calls_read_from_the_store_as_the_library_shows_them(store, tmp_path):
     dated, _ = calls.add_call(store, make_tone(tmp_path / "a.wav", 4.0), title="Dated", rep="Riley Rep",
                               manager="Morgan Manager", recorded_at="2026-11-20T15:00:00Z", source="dialer")
     undated, _ = calls.add_call(store, make_tone(tmp_path / "b.wav", 5.0, channels=2), title="Undated")
@@ -48,14 +31,23 @@ def test_calls_read_plainly_match_the_orm(store, tmp_path):
     moments.add_moment(store, dated.id, 100, 900, kind="question")
     moments.add_moment(store, dated.id, 1000, 1900, kind="answer")
 
-    for call in (dated, undated, newer):
-        assert rows.get_call(store, call.id).to_json() == _orm_call(store, call.id)
     read = rows.get_call(store, dated.id)
+    assert (read.title, read.rep, read.manager, read.source) == ("Dated", "Riley Rep", "Morgan Manager", "dialer")
     assert (read.transcript_status, read.moment_count, read.recorded_at) == ("import", 2, "2026-11-20T15:00:00")
-    # Newest recording first, calls without a date last (as the ORM's ORDER BY recorded_at DESC did).
-    assert [c.title for c in rows.list_calls(store)] == ["Newer", "Dated", "Undated"]
-    # And the services hand out the same function: one implementation.
+    assert 3900 <= read.duration_ms <= 4100 and not read.has_video and read.channels == 1
+    assert read.media_path == str(tmp_path / "a.wav") and len(read.media_sha256) == 64
+    assert read.stored_path == read.media_path and read.media_machine  # where it was added, and on which machine
+    two = rows.get_call(store, undated.id)
+    assert (two.recorded_at, two.rep, two.manager, two.channels, two.transcript_status, two.moment_count) == (
+        None, None, None, 2, "none", 0)
+    assert rows.get_call(store, newer.id).recorded_at == "2026-11-25T09:30:00"
+    # Newest recording first, calls without a date last; the list reads each call as get_call does.
+    listed = rows.list_calls(store)
+    assert [c.title for c in listed] == ["Newer", "Dated", "Undated"]
+    assert listed == [rows.get_call(store, c.id) for c in (newer, dated, undated)]
+    # The services hand out the same functions: one way to read a call or a moment.
     assert calls.get_call is rows.get_call and moments.list_moments is rows.list_moments
+    assert moments.get_moment is rows.get_moment
 
 
 def test_transcript_and_moments_read_plainly_keep_names_words_and_coaches(store, tmp_path):
@@ -85,8 +77,9 @@ def test_transcript_and_moments_read_plainly_keep_names_words_and_coaches(store,
     assert [m.coach for m in both] == ["Other Coach", mine.coach]
     assert rows.list_moments(store, call.id, include_imported=True, coach="Other Coach")[0].start_ms == 50
     got = rows.list_moments(store, call.id)[0]
-    assert got == moments.get_moment(store, mine.id)  # the ORM's reading of the same row
-    assert got.created_at.endswith("Z") and got.quote == "Just send"
+    assert (got.id, got.kind, got.start_ms, got.end_ms, got.note, got.speaker) == (
+        mine.id, "next_step", 100, 800, "ask for a date", "Riley")
+    assert got.created_at.endswith("Z") and got.quote == "Just send" and got.coach == mine.coach
 
 
 @pytest.mark.sqlite_only  # the SQLite file's own start-up path

@@ -82,3 +82,27 @@ def test_the_queue_outlives_the_store_being_closed(store, three, isolated_home):
         assert [e.call_id for e in q.entries(again)] == three[:2] and q.is_paused(again)
     finally:
         again.close()
+
+
+@pytest.mark.slow
+def test_pausing_stops_the_call_being_transcribed_and_it_waits_again(store, demo_media):
+    """The runner's watch (asked between its reads of the Whisper child) stops a paused call at once."""
+    from desktop.services import transcription as service
+
+    call_id = calls.add_call(store, demo_media, title="Demo")[0].id
+    q.enqueue(store, [call_id])
+    assert q.claim_next(store) == call_id
+    seen = []
+
+    def on_event(cid, event):
+        seen.append(type(event).__name__)
+        if len(seen) == 1:
+            q.set_paused(store, True)  # as `callmark transcription pause` would, from anywhere
+
+    run = service.CallTranscription(store, service.plan_for_call(store, call_id, cpu_threads=2))
+    outcome = q.run_one(store, run, on_event=on_event)
+    assert outcome.outcome == "stopped", (outcome, seen)
+    assert "nothing was kept" in outcome.detail
+    assert seen[-1] == "Cancelled" and "Saved" not in seen
+    assert q.states(store) == {call_id: q.WAITING}  # back to waiting, for the resume
+    assert run.transcript is None

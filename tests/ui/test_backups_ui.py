@@ -70,10 +70,14 @@ def test_the_timed_backup_runs_every_30_minutes_only_after_changes(qtbot, window
     call, _ = calls.add_call(store, tone, title="Timed")
     moments.add_moment(store, call.id, 300, note="first")
     folder = paths.backups_dir(isolated_home)
+    made = []
+    window.durability.backup_made.connect(made.append)
     window.durability.timer.timeout.emit()  # what the timer does at the half hour
-    window.durability._thread.join(30)
+    assert window.durability.task.wait(30)
+    qtbot.waitUntil(lambda: window.durability.task.done, timeout=5000)  # told back on the GUI thread
     first = [b for b in backups.list_backups(folder) if b.automatic]
     assert len(first) == 1 and backups.counts(first[0].path)["moments"] == 1
+    assert made == [str(first[0].path)]  # told once it is made
     window.durability.timer.timeout.emit()  # nothing changed since: no new backup
-    window.durability._thread.join(30)
+    assert window.durability.task.wait(30)
     assert len([b for b in backups.list_backups(folder) if b.automatic]) == 1

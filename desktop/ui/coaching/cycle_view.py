@@ -20,7 +20,7 @@ from desktop.core.cycles import CYCLE_DAYS, Phase
 from desktop.core.enums import ConversationModel, SessionStatus
 from desktop.errors import CallmarkError
 from desktop.services import coaching_sessions, cycles, indicators, observations, parking
-from desktop.services.changes import CYCLES, SESSIONS, change
+from desktop.services.changes import CYCLES, PARKED, SESSIONS, change
 from desktop.ui.coaching.dashboard import DashboardView
 from desktop.ui.coaching.new_cycle_dialog import NewCycleDialog, _qdate
 from desktop.ui.coaching.observation_dialog import ObservationDialog
@@ -311,10 +311,11 @@ class CoachingWindow(QMainWindow):
 
     def on_park_clicked(self) -> None:
         try:
-            cycles.park(self.store, self.cycle.id, note=self.park_edit.text())
+            row = cycles.park(self.store, self.cycle.id, note=self.park_edit.text())
         except CallmarkError as exc:
             self.message(str(exc))
             return
+        self.notify(change("Park for later", PARKED, ids=[row.id]))  # the item editor's parked list too
         self.park_edit.clear()
         self.refresh_cycle()
 

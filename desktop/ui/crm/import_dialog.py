@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 from desktop.errors import CallmarkError
 from desktop.exchange.crm_plan import ImportPlan, date_order_lines, date_order_name, preview_lines
 from desktop.services import crm as crm_service
+from desktop.services import crm_imports
 from desktop.ui.tasks import run_task
 from desktop.ui.style import theme
 
@@ -31,9 +32,10 @@ class ImportDialog(QDialog):
 
     preview_ready = Signal(object)  # ImportPlan, or None when the export was refused
 
-    def __init__(self, store, path: str | Path, parent=None):
+    def __init__(self, store, path: str | Path, parent=None, run=None):
         super().__init__(parent)
         self.store = store
+        self._run = run or (lambda op: op())  # the panel's: the import is one coach edit (undo)
         self.path = Path(path)
         self.plan: ImportPlan | None = None
         self.result: crm_service.ImportResult | None = None
@@ -201,8 +203,9 @@ class ImportDialog(QDialog):
         if self._parsed is None:
             return
         try:
-            self.result = crm_service.apply_import(self.store, self.path, parsed=self._parsed,
-                                                   time_zone=self._zone())
+            parsed, zone = self._parsed, self._zone()
+            self.result = self._run(lambda: crm_imports.import_export(self.store, self.path, parsed=parsed,
+                                                                      time_zone=zone)).row
             columns = self._columns()
             if columns is not None:
                 crm_service.remember_columns(

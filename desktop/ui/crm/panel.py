@@ -11,9 +11,11 @@ from PySide6.QtWidgets import (
     QPushButton, QScrollArea, QStackedWidget, QTableView, QVBoxLayout, QWidget,
 )
 
+from desktop.core import opportunity
 from desktop.errors import CallmarkError
 from desktop.services import crm as crm_service
 from desktop.services import crm_evidence
+from desktop.services.changes import CRM
 from desktop.ui.crm.history_model import HistoryModel
 from desktop.ui.style import label_look, table_look, theme
 
@@ -75,10 +77,8 @@ class CrmPanelView(QWidget):
         self.next_step_date = QLabel()
         self.close_date = QLabel()
         self.last_seen = QLabel()
-        form.addRow("Stage", self.stage)
-        form.addRow("Next step", self.next_step)
-        form.addRow("Step date", self.next_step_date)
-        form.addRow("Close date", self.close_date)
+        for name in ("stage", "next_step", "next_step_date", "close_date"):
+            form.addRow(opportunity.LABELS[name], getattr(self, name))  # the declared fields' words
         form.addRow("Last import", self.last_seen)
         self.verdict = QLabel()
         self.verdict.setObjectName("nextStepVerdict")
@@ -177,6 +177,8 @@ class CrmPanel(QWidget):
         v.import_button.clicked.connect(self.choose_and_import)
         if context is not None:
             context.call_changed.connect(self.on_call_changed)
+            if hasattr(context, "store_changed"):
+                context.store_changed.connect(self.on_store_changed)
             self.on_call_changed(context.call_id)
         else:
             self.refresh()
@@ -187,6 +189,11 @@ class CrmPanel(QWidget):
         self.call_id = call_id
         self.show_message("")
         self.refresh()
+
+    def on_store_changed(self, change) -> None:
+        # A link, an import or their undo, from this panel or any other path: show the CRM as it is now.
+        if change.touches(CRM):
+            self.refresh()
 
     def refresh(self) -> None:
         v = self.view
@@ -308,7 +315,7 @@ class CrmPanel(QWidget):
     def import_export(self, path: str) -> crm_service.ImportResult | None:
         from desktop.ui.crm.import_dialog import ImportDialog
 
-        dialog = ImportDialog(self.store, path, self.window())
+        dialog = ImportDialog(self.store, path, self.window(), run=self._run)
         if dialog.exec() and dialog.result is not None:
             s = dialog.result.plan.summary()
             self.show_message(f"Imported: {s['created']} created, {s['updated']} updated, "
@@ -352,18 +359,20 @@ class CrmPanel(QWidget):
             return None
         return self.cite(item_id, field)
 
-    def cite(self, item_id: int, field: str = "next_step") -> int | None:
+    def cite(self, item_id: int, field: str = "next_step"):
+        """Cite the field in the item (one coach edit: Ctrl+Z takes it back); the item as it is now."""
         editor = self._item_editor()
         if editor is not None:
             editor.flush()  # what the coach typed lands before the item is reloaded
+        opportunity_id = self.shown.opportunity.id
         try:
-            evidence_id = crm_evidence.cite_crm_evidence(self.store, item_id,
-                                                        self.shown.opportunity.id, field)
+            made = self._run(lambda: crm_evidence.cite(self.store, item_id, opportunity_id, field))
         except CallmarkError as exc:
             self.show_message(str(exc), error=True)
             return None
-        if editor is not None and getattr(editor.controller.item, "id", None) == item_id:
-            editor.controller.show_item(item_id)
+        # The editor shows the item again from the change signal (or here, with no window to tell it).
+        if getattr(self.context, "history", None) is None and editor is not None:
+            editor.controller.on_store_changed(made)
         self.show_message(f"Cited the {crm_service.CITABLE_FIELDS[field].lower()} as evidence "
                           f"in item {item_id}.")
-        return evidence_id
+        return made.row

@@ -29,7 +29,7 @@ class Durability(QObject):
         self.policy = None
         self.timer = QTimer(self)
         self.timer.timeout.connect(self.timed_backup)
-        self._thread = None
+        self.task = None  # the timed backup running in the background, if any
         self.backup_failed.connect(lambda msg: window.show_message(msg, error=True))
         # Queued: the damage is met inside a failing query; the repair runs once that has unwound.
         self.store_damaged.connect(self._on_store_damaged, Qt.ConnectionType.QueuedConnection)
@@ -67,37 +67,39 @@ class Durability(QObject):
 
     def backup_now(self):
         """A backup if anything changed since the last automatic one; None if nothing had."""
+        made = self._backup()
+        self._on_backup_done(made)
+        return made
+
+    def _backup(self):
         from desktop.services import backups
 
         if getattr(self.window.store, "damaged", None):
             return None  # never back up a damaged store over the good backups' place in the set
-        made = backups.backup_if_changed(self.store_path, self.folder, self._load_policy())
+        return backups.backup_if_changed(self.store_path, self.folder, self._load_policy())
+
+    def _on_backup_done(self, made) -> None:
         if made is not None:
             self.backup_made.emit(str(made.path))
-        return made
 
     def timed_backup(self) -> None:
-        """Every 30 minutes (with changes): on a thread, the window keeps going meanwhile."""
-        import threading
+        """Every 30 minutes (with changes): through the one background helper, the window keeps going."""
+        from desktop.ui.tasks import run_task
 
-        if self._thread is not None and self._thread.is_alive():
+        if self.task is not None and self.task.running:
             return
+        self.task = run_task(self._backup, self._on_backup_done, receiver=self,
+                             on_error=self._on_backup_failed, name="callmark-backup")
 
-        def run() -> None:
-            try:
-                self.backup_now()
-            except Exception as exc:  # noqa: BLE001 - said in the status line, logged
-                from desktop.logs import logger
+    def _on_backup_failed(self, exc: BaseException) -> None:
+        from desktop.logs import logger
 
-                logger("backups").warning("timed backup failed: %s", type(exc).__name__)
-                self.backup_failed.emit(str(exc))
-
-        self._thread = threading.Thread(target=run, name="callmark-backup", daemon=True)
-        self._thread.start()
+        logger("backups").warning("timed backup failed: %s", type(exc).__name__)  # said in the status line
+        self.backup_failed.emit(str(exc))
 
     def backup_on_close(self) -> None:
-        if self._thread is not None:
-            self._thread.join(30)
+        if self.task is not None:
+            self.task.wait(30)
         try:
             self.window.workspace.flush()
             self.backup_now()

@@ -14,6 +14,18 @@ import sys
 
 from desktop import paths
 
+
+def show_library_again(window, call) -> None:
+    """After the store's file was replaced: the library read again, and the call that was open
+    opened again if the new store has it (else the first call)."""
+    window.refresh_library()
+    ids = [window.library_model.call_at(r).id for r in range(window.library_model.rowCount())]
+    if call is not None and call.id in ids:
+        window.open_call(call.id)
+    elif ids:
+        window.open_call(ids[0])
+
+
 RESTORE, SALVAGE, LATER = "restore", "salvage", "later"
 
 
@@ -125,12 +137,7 @@ def offer_recovery(window, detail: str, choose=None) -> str | None:
             window.show_message(str(exc), error=True)
             return None
         store.clear_damage()
-        window.refresh_library()
-        ids = [window.library_model.call_at(r).id for r in range(window.library_model.rowCount())]
-        if call is not None and call.id in ids:
-            window.open_call(call.id)
-        elif ids:
-            window.open_call(ids[0])
+        show_library_again(window, call)
         window.show_message(done)
         return done
     finally:

@@ -59,6 +59,7 @@ class RestoreDialog(QDialog):
 def restore_into_window(window, backup) -> str:
     """Close the window's hold on the store, restore, migrate, and show the restored library."""
     from db.store import open_store
+    from desktop.ui.durability.damaged import show_library_again
 
     window.workspace.flush()
     call = window.workspace.call
@@ -70,12 +71,7 @@ def restore_into_window(window, backup) -> str:
     reset = getattr(window.store, "clear_damage", None)
     if reset is not None:
         reset()
-    window.refresh_library()
-    ids = [window.library_model.call_at(r).id for r in range(window.library_model.rowCount())]
-    if call is not None and call.id in ids:
-        window.open_call(call.id)
-    elif ids:
-        window.open_call(ids[0])
+    show_library_again(window, call)
     text = f"Restored the backup from {backup.made_at:%d %b %Y, %H:%M}."
     if before is not None:
         text += f" The store it replaced is kept as {before.path.name}."

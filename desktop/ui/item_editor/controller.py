@@ -13,7 +13,7 @@ from desktop.core.specificity import Finding, passes
 from desktop.core.timefmt import format_ms
 from desktop.errors import CallmarkError
 from desktop.services import items, moments, parking
-from desktop.services.changes import ITEMS
+from desktop.services.changes import ITEMS, PARKED
 from desktop.ui.item_editor.autosave import FieldSaver
 from desktop.ui.item_editor.away import UnsavedWhileAway, keep_or_raise
 from desktop.ui.item_editor.evidence import EvidenceController
@@ -316,8 +316,23 @@ class ItemEditorController(QObject):
         if self.item is not None and self.item.id == item_id:
             self.item = made.row
 
+    def run(self, op):
+        """Run a coach edit through the window's history (Ctrl+Z undoes it, every view is told); its
+        Change, or None with the refusal shown here."""
+        history = getattr(self.context, "history", None) if self.context is not None else None
+        try:
+            made = history.run(op, raise_refusal=True) if history is not None else op()
+        except CallmarkError as exc:
+            self.show_message(str(exc), error=True)
+            return None
+        if history is None:
+            self.on_store_changed(made)  # an editor on its own: no window to tell, it follows the change itself
+        return made
+
     def on_store_changed(self, change) -> None:
-        """An undo, a redo or another view changed the item shown: show it as it is now."""
+        """An undo, a redo or another view changed the item shown (or what is parked): show it as it is now."""
+        if change.touches(PARKED):
+            self.reload_parked()
         if self._writing or self.item is None or not change.touches(ITEMS) or self.item.id not in change.ids:
             return
         try:
@@ -449,14 +464,12 @@ class ItemEditorController(QObject):
         manager = None
         if moment_id is None and self.context is not None and self.context.call_id is not None:
             manager = items.call_manager(self.store, self.context.call_id)
-        try:
-            row = parking.park(self.store, moment_id=moment_id, note=note, manager=manager)
-        except CallmarkError as exc:
-            self.show_message(str(exc), error=True)
+        made = self.run(lambda: parking.keep_for_later(self.store, moment_id=moment_id, note=note,
+                                                       manager=manager))
+        if made is None:
             return
         self.view.park_note.clear()
-        self.reload_parked()
-        self.show_message(f"Parked on {row.manager} for a later cycle.")
+        self.show_message(f"Parked on {made.row.manager} for a later cycle.")
 
     def promote_selected(self) -> items.ItemRow | None:
         index = self.view.parked_list.currentIndex()
@@ -467,12 +480,10 @@ class ItemEditorController(QObject):
             return None
         self.saver.flush()
         parked = self._parked[index.row()]
-        try:
-            row = parking.promote(self.store, parked.id)
-        except CallmarkError as exc:
-            self.show_message(str(exc), error=True)
+        made = self.run(lambda: parking.promote_to_item(self.store, parked.id))
+        if made is None:
             return None
-        self.reload_parked()
+        row = made.row
         self._set_item(row)
         self.show_message(f"Promoted to item {row.id}.")
         self.view.consequence.setFocus(Qt.FocusReason.OtherFocusReason)

@@ -2,7 +2,9 @@
 
 The rules stay in the services: a moment feeds one item (`items.add_moments`
 refuses and says which item it feeds), a CRM field is cited through
-`crm_evidence.cite_crm_evidence` from the opportunity the open call is linked to.
+`crm_evidence.cite` from the opportunity the open call is linked to. Each is a
+coach edit (`desktop.services.evidence`) run through the editor's `run`: Ctrl+Z
+takes it back, and the editor shows the item again from the change signal.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from PySide6.QtCore import QObject
 from desktop.core.timefmt import format_ms
 from desktop.core.words import plural
 from desktop.errors import CallmarkError
-from desktop.services import crm, crm_evidence, items, moments
+from desktop.services import crm, crm_evidence, evidence, items, moments
 from desktop.ui.item_editor.evidence_view import EvidenceTools
 from desktop.ui.style import theme
 
@@ -123,9 +125,12 @@ class EvidenceController(QObject):
 
     # --- commands ------------------------------------------------------------------------------
 
-    def _changed(self, row: items.ItemRow, message: str) -> None:
-        self.editor.reload_item(row)
-        self.editor.show_message(message)
+    def _run(self, op, message) -> items.ItemRow | None:
+        made = self.editor.run(op)
+        if made is None:
+            return None
+        self.editor.show_message(message(made.row))
+        return made.row
 
     def cite_selected_moment(self) -> items.ItemRow | None:
         row, moment_id = self.editor.item, self._selected_id()
@@ -137,13 +142,8 @@ class EvidenceController(QObject):
                                      "to cite it on this item.", error=True)
             return None
         self.editor.flush()
-        try:
-            updated = items.add_moments(self.store, row.id, [moment_id])
-        except CallmarkError as exc:
-            self.editor.show_message(str(exc), error=True)
-            return None
-        self._changed(updated, f"Item {row.id} now cites {plural(len(updated.moments), 'moment')}.")
-        return updated
+        return self._run(lambda: evidence.cite_moments(self.store, row.id, [moment_id]),
+                         lambda updated: f"Item {row.id} now cites {plural(len(updated.moments), 'moment')}.")
 
     def cite_crm_field(self) -> items.ItemRow | None:
         row, field = self.editor.item, self.tools.crm_field.currentData()
@@ -152,14 +152,9 @@ class EvidenceController(QObject):
                                      "CRM field.", error=True)
             return None
         self.editor.flush()
-        try:
-            crm_evidence.cite_crm_evidence(self.store, row.id, self.opportunity.opportunity.id, field)
-        except CallmarkError as exc:
-            self.editor.show_message(str(exc), error=True)
-            return None
-        updated = items.get_item(self.store, row.id)
-        self._changed(updated, f"Cited the CRM {crm.CITABLE_FIELDS[field].lower()} on item {row.id}.")
-        return updated
+        opportunity_id = self.opportunity.opportunity.id
+        return self._run(lambda: crm_evidence.cite(self.store, row.id, opportunity_id, field),
+                         lambda _: f"Cited the CRM {crm.CITABLE_FIELDS[field].lower()} on item {row.id}.")
 
     def add_note(self) -> items.ItemRow | None:
         t, row = self.tools, self.editor.item
@@ -177,13 +172,10 @@ class EvidenceController(QObject):
                                      error=True)
             return None
         self.editor.flush()
-        try:
-            updated = items.add_evidence(self.store, row.id, "note", text, on)
-        except CallmarkError as exc:
-            self.editor.show_message(str(exc), error=True)
-            return None
-        t.note_text.clear()
-        self._changed(updated, f"Added the 1:1 note of {on or 'no date'} to item {row.id}.")
+        updated = self._run(lambda: evidence.add_note(self.store, row.id, text, on),
+                            lambda _: f"Added the 1:1 note of {on or 'no date'} to item {row.id}.")
+        if updated is not None:
+            t.note_text.clear()
         return updated
 
     def remove_selected(self) -> items.ItemRow | None:
@@ -193,13 +185,6 @@ class EvidenceController(QObject):
         self.editor.flush()
         kind, ident = chosen.split(":")[0], int(chosen.split(":")[1])
         label = self.tools.remove_pick.currentText()
-        try:
-            if kind == "moment":
-                updated = items.remove_moment(self.store, row.id, ident)
-            else:
-                updated = items.remove_evidence(self.store, row.id, ident)
-        except CallmarkError as exc:
-            self.editor.show_message(str(exc), error=True)
-            return None
-        self._changed(updated, f"Removed {label} from item {row.id}.")
-        return updated
+        remove = evidence.uncite_moment if kind == "moment" else evidence.remove
+        return self._run(lambda: remove(self.store, row.id, ident),
+                         lambda _: f"Removed {label} from item {row.id}.")
