@@ -58,7 +58,8 @@ def split_text(text: str) -> tuple[str, str] | None:
 
 
 def split_behavior(store: Store, item_id: int, second_behavior: str | None = None,
-                   *, moment_ids: list[int] | tuple[int, ...] = ()) -> tuple[ItemRow, ItemRow]:
+                   *, moment_ids: list[int] | tuple[int, ...] = (), new_id: int | None = None
+                   ) -> tuple[ItemRow, ItemRow]:
     """Keep one behavior on this item and start a second item for the other.
 
     Without `second_behavior`, the item's own text is split where a second action
@@ -79,7 +80,7 @@ def split_behavior(store: Store, item_id: int, second_behavior: str | None = Non
     with store.write() as session:
         item = _item(session, item_id)
         coach = local_coach_person(session)
-        new = CoachingItem(coach=coach, manager=item.manager, behavior_text=second_behavior.strip(),
+        new = CoachingItem(id=new_id, coach=coach, manager=item.manager, behavior_text=second_behavior.strip(),
                            owner_does=item.owner_does, owner_reviews=item.owner_reviews,
                            cadence=item.cadence)
         session.add(new)

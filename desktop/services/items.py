@@ -33,14 +33,14 @@ from desktop.core.review_rule import ContinueAfter, ReviewRuleError
 from desktop.core.specificity import Finding, ItemDraft, check_item
 from desktop.core.timefmt import format_ms
 from desktop.errors import CallmarkError, NotFound
-from desktop.services.changes import ITEMS, Change, change
+from desktop.services.changes import ITEMS, MOMENTS, Change, change
 from desktop.services.item_rows import CitedMoment, EvidenceRow, ItemRow, item_row
 from desktop.services.item_split import split_behavior, split_text
 from desktop.services.lookup import one
 from desktop.services.people import local_coach_person, person
 
 __all__ = [
-    "CitedMoment", "EditConflict", "EvidenceRow", "ItemRow", "TEXT_FIELDS", "create_item", "update_item", "get_item",
+    "CitedMoment", "EditConflict", "EvidenceRow", "ItemRow", "TEXT_FIELDS", "create_item", "start", "split", "update_item", "get_item",
     "resolve_item", "list_items", "item_for_moment", "add_moments", "remove_moment", "add_evidence",
     "remove_evidence", "delete_item", "split_behavior", "split_text", "known_behaviors",
     "behavior_library", "draft", "findings", "parse_due",
@@ -146,11 +146,12 @@ def _short(text: str, width: int = 60) -> str:
 
 
 def create_item(store: Store, moment_ids: list[int] | tuple[int, ...] = (), *, manager: str | None = None,
-                **fields) -> ItemRow:
+                item_id: int | None = None, **fields) -> ItemRow:
     """A new item citing these moments; fields as in `update_item`.
 
     The manager defaults to the first moment's call manager; the coach is the
     local coach. Owner defaults: the manager does the practice, the coach reviews it.
+    `item_id` brings back an item an undo took away, under its own id (so later redos still find it).
     """
     moment_ids = list(dict.fromkeys(int(m) for m in moment_ids))
     _check_fields(fields)
@@ -163,7 +164,7 @@ def create_item(store: Store, moment_ids: list[int] | tuple[int, ...] = (), *, m
         if not moments and owner is None:
             raise CallmarkError("a new item needs a moment to start from, or the manager it is for")
         coach = local_coach_person(session)
-        item = CoachingItem(coach=coach, manager=owner, owner_does=owner.name if owner else "",
+        item = CoachingItem(id=item_id, coach=coach, manager=owner, owner_does=owner.name if owner else "",
                             owner_reviews=coach.name)
         session.add(item)
         session.flush()
@@ -232,6 +233,35 @@ def delete_item(store: Store, item_id: int) -> None:
         for moment in item.moments:
             moment.item_id = None
         session.delete(item)
+
+
+def start(store: Store, moment_ids: list[int] | tuple[int, ...] = (), *, manager: str | None = None,
+          item_id: int | None = None, **fields) -> Change:
+    """Ctrl+I: a new item from these moments (``create_item``); undo takes it away and frees its moments."""
+    row = create_item(store, moment_ids, manager=manager, item_id=item_id, **fields)
+    cited = tuple(m.id for m in row.moments)
+
+    def undo(s: Store) -> Change:
+        delete_item(s, row.id)
+        return change("New item", ITEMS, MOMENTS, ids=[row.id],
+                      undo=lambda again: start(again, cited, manager=manager, item_id=row.id, **fields))
+
+    return change("New item", ITEMS, MOMENTS, ids=[row.id], row=row, undo=undo)
+
+
+def split(store: Store, item_id: int, *, new_id: int | None = None) -> Change:
+    """One behavior per item: split this item's behavior where a second action joins the first
+    (``split_behavior``); the Change's row is (this item, the new one). Undo puts the text back whole."""
+    before = get_item(store, item_id).behavior_text
+    kept, new = split_behavior(store, item_id, new_id=new_id)
+
+    def undo(s: Store) -> Change:
+        delete_item(s, new.id)
+        update_item(s, item_id, behavior_text=before)
+        return change("Split behavior", ITEMS, ids=[item_id, new.id], undo=lambda again: split(again, item_id,
+                                                                                           new_id=new.id))
+
+    return change("Split behavior", ITEMS, ids=[item_id, new.id], row=(kept, new), undo=undo)
 
 
 # --- editing, one field at a time -------------------------------------------------------

@@ -125,3 +125,32 @@ def test_a_crm_import_is_taken_back_whole_and_imported_again_with_redo(store, tm
     again = crm_service.opportunity_for_call(store, call.id)
     assert again.opportunity.next_step == "Finance review" and len(again.history) == 2
     assert again.history[-1].as_of == at("2026-11-23T10:00")  # the same import time as the first time
+
+
+def test_a_new_item_is_taken_away_by_undo_and_comes_back_under_its_own_id(store):
+    call = demo_call(store)
+    moment = mark(store, call.id, INFO_LINE_MS)
+    made = items.start(store, [moment.id])
+    assert made.touches(ITEMS) and made.touches(MOMENTS) and made.row.moment_ids == [moment.id]
+    redo = made.undo(store)
+    assert items.item_for_moment(store, moment.id) is None  # the moment is free to feed another item
+    assert items.list_items(store) == []
+    redo.undo(store)
+    again = items.item_for_moment(store, moment.id)
+    assert again is not None and again.id == made.row.id  # later redos of its fields still find it
+
+
+def test_a_split_behavior_goes_back_whole_with_undo(store):
+    call = demo_call(store)
+    moment = mark(store, call.id, INFO_LINE_MS)
+    item = items.create_item(store, [moment.id], behavior_text="Ask who else will review the proposal, "
+                                                               "and send the weekly forecast to finance by Friday.")
+    made = items.split(store, item.id)
+    kept, new = made.row
+    assert new.id != item.id and "forecast" in new.behavior_text and "forecast" not in kept.behavior_text
+    redo = made.undo(store)
+    assert [i.id for i in items.list_items(store)] == [item.id]  # the split-off item is gone
+    back = items.get_item(store, item.id)  # whole again (its version goes on counting up: edits crossed)
+    assert (back.behavior_text, back.moment_ids) == (item.behavior_text, [moment.id])
+    redo.undo(store)
+    assert items.get_item(store, new.id).behavior_text == new.behavior_text

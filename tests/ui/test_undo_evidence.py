@@ -165,3 +165,30 @@ def test_parking_in_the_coaching_window_shows_in_the_item_editors_parked_list(qt
     coaching.park_button.click()
     assert told[-1].touches(PARKED)
     assert editor.controller.parked_model.rowCount() == before + 1  # told, not reloaded by hand
+
+
+def test_ctrl_z_takes_back_a_new_item_and_a_split(qtbot, store, call, opened):
+    window, editor, told = opened
+    moment = mark(store, call.id, INFO_LINE_MS)
+    window.refresh_library()
+    window.open_call(call.id)
+    window.view.moments.select(moment.id)
+    qtbot.waitUntil(lambda: window.context.moment_id == moment.id, timeout=3000)
+    started = editor.controller.new_item_from_moment()
+    assert started is not None and items.item_for_moment(store, moment.id).id == started.id
+    assert told[-1].touches(ITEMS)
+    undo(qtbot, window)
+    assert items.item_for_moment(store, moment.id) is None
+    assert editor.controller.item is None  # the editor lets go of the item that is gone
+    redo(qtbot, window)
+    assert items.item_for_moment(store, moment.id).id == started.id
+
+    editor.controller.show_item(started.id)
+    items.update_item(store, started.id, behavior_text="Ask who else will review the proposal, "
+                                                       "and send the weekly forecast to finance by Friday.")
+    editor.controller.show_item(started.id)
+    editor.controller.split_behavior()
+    assert len(items.list_items(store)) == 2
+    undo(qtbot, window)
+    assert [i.id for i in items.list_items(store)] == [started.id]
+    assert items.get_item(store, started.id).behavior_text.endswith("to finance by Friday.")

@@ -432,11 +432,10 @@ class ItemEditorController(QObject):
             self._set_item(existing)
             self.show_message(f"This moment already feeds item {existing.id}; a moment feeds one item.")
         else:
-            try:
-                self._set_item(items.create_item(self.store, [moment_id]))
-            except CallmarkError as exc:
-                self.show_message(str(exc), error=True)
+            made = self.run(lambda: items.start(self.store, [moment_id]))  # Ctrl+Z takes the new item away
+            if made is None:
                 return None
+            self._set_item(made.row)
             self.show_message("")
             self.reload_parked()
         self.view.consequence.setFocus(Qt.FocusReason.ShortcutFocusReason)
@@ -446,11 +445,10 @@ class ItemEditorController(QObject):
         if self.item is None:
             return
         self.saver.flush()
-        try:
-            kept, new = items.split_behavior(self.store, self.item.id)
-        except CallmarkError as exc:
-            self.show_message(str(exc), error=True)
+        made = self.run(lambda: items.split(self.store, self.item.id))
+        if made is None:
             return
+        kept, new = made.row
         self._set_item(kept)
         self.show_message(f"One behavior per item: “{new.behavior_text}” is now item {new.id}.")
 
