@@ -26,6 +26,7 @@ SESSIONS = "sessions"
 OBSERVATIONS = "observations"
 SUGGESTIONS = "suggestions"
 RECORDS = "records"  # another coach's record imported (calibration)
+TRACKERS = "trackers"  # a tracker added, edited or removed (its counts follow)
 
 
 @dataclass(frozen=True)
