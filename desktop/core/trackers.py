@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from desktop.core.detect.model import CUSTOMER, REP, Line
-from desktop.core.detect.text import words_of
+from desktop.core.detect.text import _QUOTES, _TOKEN, words_of
 from desktop.errors import CallmarkError
 
 EITHER = "either"
@@ -166,9 +166,15 @@ class Phrase:
     def find(self, words: Sequence[str], forms: Sequence[str]) -> tuple[int, int] | None:
         """(first word, past the last word) of the first match in a line, or None."""
         first = self.terms[0]
-        for start in range(len(words)):
-            if not _term_matches(first, words[start], forms[start]):
-                continue
+        if first.kind == FORM:
+            wanted = first.forms
+            starts = [i for i, f in enumerate(forms) if f in wanted]
+        else:
+            prefix = first.prefix
+            starts = [i for i, w in enumerate(words) if w.startswith(prefix)]
+        if len(self.terms) == 1:
+            return (starts[0], starts[0] + 1) if starts else None
+        for start in starts:
             end = _match(self.terms, 1, words, forms, start + 1)
             if end >= 0:
                 return start, end
@@ -328,8 +334,12 @@ class ReadLine:
 
 
 def read_line(text: str) -> ReadLine:
-    words = tuple(words_of(text).split())
-    forms = tuple(word_form(w) for w in words)
+    # words_of's words without its padding (the same tokens; a number keeps its comma, harmless here)
+    words = tuple(_TOKEN.findall(text.lower().translate(_QUOTES)))
+    try:
+        forms = tuple(map(_FORMS.__getitem__, words))  # every word seen before: no Python call per word
+    except KeyError:
+        forms = tuple(map(word_form, words))
     return ReadLine(words, forms, frozenset(forms))
 
 

@@ -279,13 +279,18 @@ def _call_lines(store: Store, call_id: int) -> list[Line]:
         (head[0],))]
 
 
-def _hit_values(tracker_id: int, call_id: int, hit) -> dict:
-    return {"tracker": tracker_id, "call": call_id, "start": hit.start_ms, "end": hit.end_ms, "speaker": hit.speaker,
-            "role": hit.role, "quote": hit.quote, "matched": hit.matched}
+def _hit_values(tracker_id: int, call_id: int, hit) -> tuple:
+    return (tracker_id, call_id, hit.start_ms, hit.end_ms, hit.speaker, hit.role, hit.quote, hit.matched)
 
 
-_INSERT_HIT = ("INSERT INTO tracker_hit (tracker_id, call_id, start_ms, end_ms, speaker, role, quote, matched) "
-               "VALUES (:tracker, :call, :start, :end, :speaker, :role, :quote, :matched)")
+def _insert_hits(session, values: list[tuple]) -> None:
+    """Many rows in one driver call: SQLAlchemy's own executemany builds a dict per row first."""
+    if not values:
+        return
+    mark = "?" if session.get_bind().dialect.paramstyle == "qmark" else "%s"
+    session.connection().exec_driver_sql(
+        "INSERT INTO tracker_hit (tracker_id, call_id, start_ms, end_ms, speaker, role, quote, matched) "
+        f"VALUES ({', '.join([mark] * 8)})", values)
 
 
 def recount_call(store: Store, call_id: int) -> dict[int, int]:
@@ -301,8 +306,7 @@ def recount_call(store: Store, call_id: int) -> dict[int, int]:
     values = [_hit_values(row.id, call_id, h) for (row, _m), hits in zip(trackers, found) for h in hits]
     with store.write() as session:
         session.execute(text("DELETE FROM tracker_hit WHERE call_id = :call"), {"call": int(call_id)})
-        if values:
-            session.execute(text(_INSERT_HIT), values)
+        _insert_hits(session, values)
         session.execute(text("INSERT INTO tracker_call (call_id, counted_at) VALUES (:call, :at) "
                              "ON CONFLICT (call_id) DO UPDATE SET counted_at = excluded.counted_at"),
                         {"call": int(call_id), "at": utcnow()})
@@ -359,7 +363,7 @@ def recount_tracker(store: Store, ref: str | int) -> Iterator[RecountProgress]:
     match = matcher(row)
     by_call = _candidates(store, match.index_query())
     con = store.reader()
-    values: list[dict] = []
+    values: list[tuple] = []
     total = len(by_call)
     for done, (call_id, found) in enumerate(sorted(by_call.items()), start=1):
         found.sort()
@@ -376,14 +380,13 @@ def recount_tracker(store: Store, ref: str | int) -> Iterator[RecountProgress]:
         fresh = {r[0] for r in session.execute(text("SELECT call_id FROM tracker_call WHERE counted_at > :at"),
                                                 {"at": started})}
         if fresh:
-            values = [v for v in values if v["call"] not in fresh]
+            values = [v for v in values if v[1] not in fresh]
             marks = ", ".join(str(int(c)) for c in fresh)
             session.execute(text(f"DELETE FROM tracker_hit WHERE tracker_id = :id AND call_id NOT IN ({marks})"),
                             {"id": row.id})
         else:
             session.execute(text("DELETE FROM tracker_hit WHERE tracker_id = :id"), {"id": row.id})
-        if values:
-            session.execute(text(_INSERT_HIT), values)
+        _insert_hits(session, values)
         session.execute(text("UPDATE tracker SET counted_version = :v WHERE id = :id"), {"v": row.version, "id": row.id})
     yield RecountProgress(row.name, total, total, len(values))
 
