@@ -103,3 +103,25 @@ def test_a_tracker_that_clashes_or_cannot_match_is_refused_and_nothing_written(s
         trackers.edit(store, "Pricing", phrases=["pr*ce"])
     assert [t.name for t in trackers.list_trackers(store)] == before
     assert trackers.get_tracker(store, "Pricing").phrases[0] == "pric*"
+
+
+def test_a_copied_library_keeps_the_coachs_trackers_and_counts_them_again(store, two_calls, tmp_path):
+    from db.store import open_store
+    from desktop.services.store_copy import copy_store
+
+    trackers.add(store, "Reporting pain", "customer", ["spreadsheet*"])
+    trackers.edit(store, "Pricing", phrases=["pric*", "how much", "budget*"])
+    trackers.ensure_counted(store)
+    target = open_store(tmp_path / "copy.sqlite3")
+    try:
+        copy_store(store, target)
+        copied = {t.name: t for t in trackers.list_trackers(target)}
+        assert set(copied) == {t.name for t in trackers.list_trackers(store)}
+        assert copied["Pricing"].phrases == ("pric*", "how much", "budget*")
+        assert all(t.pending for t in copied.values()), "its calls are new there: every tracker is counted again"
+        trackers.ensure_counted(target)
+        for name in ("Reporting pain", "Pricing", "Deferral"):
+            assert [(h.start_ms, h.quote) for h in trackers.tracker_hits(target, name)] == \
+                [(h.start_ms, h.quote) for h in trackers.tracker_hits(store, name)]
+    finally:
+        target.close()
