@@ -176,25 +176,20 @@ def _clash(session, key: str, name: str, but: int | None = None) -> None:
 def add(store: Store, name: str, side: str = "either", phrases: Iterable[str] = (), exclusions: Iterable[str] = (),
         *, label: str | None = None, tracker_id: int | None = None) -> Change:
     """A new tracker; its counts come with the next library recount (`recount_library`)."""
-    from sqlalchemy import text
+    from sqlalchemy import insert
+
+    from db.models import Tracker
 
     spec = _checked(TrackerSpec(name, side, tuple(phrases), tuple(exclusions)))
     with store.write() as session:
         _clash(session, spec.key, spec.name)
         now = utcnow()
-        values = {"name": spec.name, "key": spec.key, "side": spec.side, "phrases": json.dumps(list(spec.phrases)),
-                  "exclusions": json.dumps(list(spec.exclusions)), "label": label, "at": now}
-        if tracker_id is None:
-            session.execute(text(
-                "INSERT INTO tracker (name, key, side, phrases, exclusions, label, version, counted_version, "
-                "created_at, updated_at) VALUES (:name, :key, :side, :phrases, :exclusions, :label, 1, 0, :at, :at)"),
-                values)
-        else:  # an undone removal comes back under its id
-            session.execute(text(
-                "INSERT INTO tracker (id, name, key, side, phrases, exclusions, label, version, counted_version, "
-                "created_at, updated_at) VALUES (:id, :name, :key, :side, :phrases, :exclusions, :label, 1, 0, "
-                ":at, :at)"), {**values, "id": tracker_id})
-        new_id = session.execute(text("SELECT id FROM tracker WHERE key = :key"), {"key": spec.key}).scalar_one()
+        values = {"name": spec.name, "key": spec.key, "side": spec.side, "phrases": list(spec.phrases),
+                  "exclusions": list(spec.exclusions), "label": label, "version": 1, "counted_version": 0,
+                  "created_at": now, "updated_at": now}
+        if tracker_id is not None:  # an undone removal comes back under its id
+            values["id"] = tracker_id
+        new_id = session.execute(insert(Tracker).values(**values).returning(Tracker.id)).scalar_one()
     row = get_tracker(store, new_id)
     return change(f"Add tracker {spec.name}", TRACKERS, ids=[new_id], row=row,
                   undo=lambda s: remove(s, new_id))
@@ -203,7 +198,9 @@ def add(store: Store, name: str, side: str = "either", phrases: Iterable[str] = 
 def edit(store: Store, ref: str | int, *, name: str | None = None, side: str | None = None,
          phrases: Iterable[str] | None = None, exclusions: Iterable[str] | None = None) -> Change:
     """Change a tracker; a change to what it finds (side, phrases, exclusions) makes the library due a recount."""
-    from sqlalchemy import text
+    from sqlalchemy import update
+
+    from db.models import Tracker
 
     before = get_tracker(store, ref)
     spec = _checked(TrackerSpec(name if name is not None else before.name, side or before.side,
@@ -212,12 +209,10 @@ def edit(store: Store, ref: str | int, *, name: str | None = None, side: str | N
     finds_other = (spec.side, spec.phrases, spec.exclusions) != (before.side, before.phrases, before.exclusions)
     with store.write() as session:
         _clash(session, spec.key, spec.name, but=before.id)
-        session.execute(text(
-            "UPDATE tracker SET name = :name, key = :key, side = :side, phrases = :phrases, exclusions = :exclusions, "
-            "version = version + :bump, updated_at = :at WHERE id = :id"),
-            {"name": spec.name, "key": spec.key, "side": spec.side, "phrases": json.dumps(list(spec.phrases)),
-             "exclusions": json.dumps(list(spec.exclusions)), "bump": 1 if finds_other else 0, "at": utcnow(),
-             "id": before.id})
+        session.execute(update(Tracker).where(Tracker.id == before.id).values(
+            name=spec.name, key=spec.key, side=spec.side, phrases=list(spec.phrases),
+            exclusions=list(spec.exclusions), version=Tracker.version + (1 if finds_other else 0),
+            updated_at=utcnow()))
     row = get_tracker(store, before.id)
     return change(f"Edit tracker {spec.name}", TRACKERS, ids=[before.id], row=row,
                   undo=lambda s: edit(s, before.id, name=before.name, side=before.side, phrases=before.phrases,

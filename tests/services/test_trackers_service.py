@@ -10,6 +10,8 @@ from desktop.services import calls, trackers, transcript_io, transcripts
 from tests.conftest import make_tone
 from tests.services.demo_script import write_script_vtt
 
+pytestmark = pytest.mark.both_stores  # the services on SQLite and on a team store (no FTS5 there: every line read)
+
 DEFERRAL_LINE = 125551  # Casey: "... Just send me some information ..."
 
 
@@ -105,6 +107,7 @@ def test_a_tracker_that_clashes_or_cannot_match_is_refused_and_nothing_written(s
     assert trackers.get_tracker(store, "Pricing").phrases[0] == "pric*"
 
 
+@pytest.mark.sqlite_only
 def test_a_copied_library_keeps_the_coachs_trackers_and_counts_them_again(store, two_calls, tmp_path):
     from db.store import open_store
     from desktop.services.store_copy import copy_store
