@@ -115,3 +115,20 @@ def test_one_trackers_lines_open_the_call_a_second_before(qtbot, library, window
     assert window.workspace.call.id == demo
     qtbot.waitUntil(lambda: abs(window.playback.position_ms() - (125551 - 1000)) < 1500, timeout=10000)
     assert window.playback.position_ms() >= 125551 - 1000 - 50, "from a second before the line, not after it"
+
+
+def test_a_line_edited_in_the_window_recounts_that_calls_columns(qtbot, library, window):
+    from desktop.services import transcripts
+
+    demo, _quiet = library
+    _counted(qtbot, window)
+    model = window.library_model
+    deferral = _column(window, "Deferral")
+    window.library.filter.setText("deferral>0")
+    assert _shown_ids(window) == [demo]
+    window.history.run(lambda: transcripts.edit_line(window.store, demo, 125551, text="Sounds good, Thursday at ten."))
+    assert _shown_ids(window) == [], "the call no longer passes deferral>0"
+    window.library.filter.setText("")
+    assert model.index(model.row_of(demo), deferral).data() == "0"
+    window.registry.trigger(ActionId.UNDO)
+    assert model.index(model.row_of(demo), deferral).data() == "1"
