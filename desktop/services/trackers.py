@@ -27,6 +27,7 @@ from desktop.services.changes import TRACKERS, Change, change
 log = logging.getLogger(__name__)
 
 PROGRESS_EVERY = 100  # calls between two progress reports of a library recount
+MAX_MARKS = 900  # call ids bound in one statement (SQLite's limit is higher; this is plenty below it)
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,9 @@ def tracker_hits(source, tracker_name: str, call_ids: Iterable[int] | None = Non
            "WHERE t.key = :key")
     params: dict = {"key": key}
     wanted = None if call_ids is None else sorted({int(c) for c in call_ids})
+    if wanted is not None and len(wanted) > MAX_MARKS:  # past what one statement may bind: filter here
+        keep = set(wanted)
+        return [h for h in tracker_hits(source, tracker_name) if h.call_id in keep]
     if wanted is not None:
         if not wanted:
             return []

@@ -39,6 +39,8 @@ def test_an_imported_transcript_is_counted_for_the_shipped_trackers(store, two_c
     assert "send me some information" in hits[0].quote.lower()
     assert hits[0].to_json().keys() == {"call", "start_ms", "end_ms", "speaker", "role", "quote"}
     accepted = trackers.tracker_hits(store, "deferral_accepted", call_ids=[second])
+    many = trackers.tracker_hits(store, "deferral_accepted", call_ids=[second, *range(10_000, 12_000)])
+    assert many == accepted, "more call ids than one statement binds"
     assert [(h.call_id, h.role, h.quote) for h in accepted] == [(second, "rep", "Sure, I'll send that over today.")]
     counts = trackers.counts_by_call(store)
     deferral = trackers.get_tracker(store, "Deferral")
