@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -27,6 +28,7 @@ from desktop.services.changes import TRACKERS, Change, change
 log = logging.getLogger(__name__)
 
 PROGRESS_EVERY = 100  # calls between two progress reports of a library recount
+WORK_S = 0.01  # a background count reads this long between two rests (pause_s)
 MAX_MARKS = 900  # call ids bound in one statement (SQLite's limit is higher; this is plenty below it)
 
 
@@ -348,10 +350,12 @@ def _candidates(store: Store, query: str | None) -> dict[int, list[tuple]]:
     return by_call
 
 
-def recount_tracker(store: Store, ref: str | int) -> Iterator[RecountProgress]:
+def recount_tracker(store: Store, ref: str | int, *, pause_s: float = 0.0) -> Iterator[RecountProgress]:
     """Count one tracker over the whole library, yielding progress; written in one transaction at the end.
 
     Calls recounted meanwhile (a transcript edited while this ran) keep what their own recount found.
+    ``pause_s``: rest this long after each ~10 ms of reading, so a window's thread, which needs the same
+    interpreter, keeps answering keys while the count runs beside it.
     """
     from sqlalchemy import text
 
@@ -364,7 +368,11 @@ def recount_tracker(store: Store, ref: str | int) -> Iterator[RecountProgress]:
     con = store.reader()
     values: list[tuple] = []
     total = len(by_call)
+    rested = time.perf_counter()
     for done, (call_id, found) in enumerate(sorted(by_call.items()), start=1):
+        if pause_s and time.perf_counter() - rested > WORK_S:
+            time.sleep(pause_s)
+            rested = time.perf_counter()
         found.sort()
         names = dict(con.execute("SELECT label, name FROM speaker WHERE call_id = ?", (call_id,)))
         lines = [Line(s, e, names.get(spk, spk), t) for s, e, spk, t in found]
@@ -395,11 +403,12 @@ def pending(store: Store) -> list[TrackerRow]:
     return [r for r in _trackers_only(store) if r.pending]
 
 
-def recount_library(store: Store, refs: Iterable[str | int] | None = None) -> Iterator[RecountProgress]:
+def recount_library(store: Store, refs: Iterable[str | int] | None = None, *,
+                    pause_s: float = 0.0) -> Iterator[RecountProgress]:
     """Every pending tracker (or those named) counted over the library, one after another, with progress."""
     rows = [get_tracker(store, r) for r in refs] if refs is not None else pending(store)
     for row in rows:
-        yield from recount_tracker(store, row.id)
+        yield from recount_tracker(store, row.id, pause_s=pause_s)
 
 
 def ensure_counted(store: Store) -> None:
