@@ -167,10 +167,6 @@ def tracker_hits(source, tracker_name: str, call_ids: Iterable[int] | None = Non
 # --- writes: add, edit, remove (each with its undo) -----------------------------------------------------
 
 
-def _checked(spec: TrackerSpec) -> TrackerSpec:
-    return spec.checked()
-
-
 def _clash(session, key: str, name: str, but: int | None = None) -> None:
     from sqlalchemy import text
 
@@ -186,7 +182,7 @@ def add(store: Store, name: str, side: str = "either", phrases: Iterable[str] = 
 
     from db.models import Tracker
 
-    spec = _checked(TrackerSpec(name, side, tuple(phrases), tuple(exclusions)))
+    spec = TrackerSpec(name, side, tuple(phrases), tuple(exclusions)).checked()
     with store.write() as session:
         _clash(session, spec.key, spec.name)
         now = utcnow()
@@ -209,9 +205,9 @@ def edit(store: Store, ref: str | int, *, name: str | None = None, side: str | N
     from db.models import Tracker
 
     before = get_tracker(store, ref)
-    spec = _checked(TrackerSpec(name if name is not None else before.name, side or before.side,
-                                tuple(phrases) if phrases is not None else before.phrases,
-                                tuple(exclusions) if exclusions is not None else before.exclusions))
+    spec = TrackerSpec(name if name is not None else before.name, side or before.side,
+                       tuple(phrases) if phrases is not None else before.phrases,
+                       tuple(exclusions) if exclusions is not None else before.exclusions).checked()
     finds_other = (spec.side, spec.phrases, spec.exclusions) != (before.side, before.phrases, before.exclusions)
     with store.write() as session:
         _clash(session, spec.key, spec.name, but=before.id)

@@ -11,6 +11,7 @@ Revises: 0007
 Create Date: 2026-12-01
 """
 import json
+import re
 from datetime import datetime, timezone
 
 import sqlalchemy as sa
@@ -70,7 +71,9 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("call_id", name=op.f("pk_tracker_call")),
     )
     from desktop import paths
-    from desktop.core.trackers import tracker_key
+
+    def tracker_key(name: str) -> str:  # as desktop.core.trackers.tracker_key was at this revision
+        return re.sub(r"[^a-z0-9]+", "_", name.casefold()).strip("_")
 
     shipped = json.loads(paths.resource("trackers", "trackers.json").read_text(encoding="utf-8"))["trackers"]
     now = datetime.now(timezone.utc).replace(tzinfo=None)
