@@ -382,6 +382,8 @@ def recount_tracker(store: Store, ref: str | int, *, pause_s: float = 0.0) -> It
             return  # removed or edited meanwhile: that change brings its own recount
         fresh = {r[0] for r in session.execute(text("SELECT call_id FROM tracker_call WHERE counted_at > :at"),
                                                 {"at": started})}
+        alive = {r[0] for r in session.execute(text('SELECT id FROM "call"'))}  # a call removed meanwhile
+        values = [v for v in values if v[1] in alive]
         if fresh:
             values = [v for v in values if v[1] not in fresh]
             marks = ", ".join(str(int(c)) for c in fresh)
