@@ -73,6 +73,12 @@ class TrackerHitRow:
     role: str
     quote: str
     matched: str
+    tracker: str = ""  # the tracker's name
+
+    @property
+    def pattern(self) -> str:
+        """The tracker's name, as the coaching queue, the baseline and adoption name a pattern."""
+        return self.tracker
 
     def to_json(self) -> dict:
         return {"call": self.call_id, "start_ms": self.start_ms, "end_ms": self.end_ms, "speaker": self.speaker,
@@ -133,7 +139,7 @@ def tracker_hits(source, tracker_name: str, call_ids: Iterable[int] | None = Non
     ``source`` is the Store or an open SQLAlchemy Session (a caller inside its own transaction).
     """
     key = tracker_key(str(tracker_name))
-    sql = ('SELECT h.call_id, c.title, h.start_ms, h.end_ms, h.speaker, h.role, h.quote, h.matched '
+    sql = ('SELECT h.call_id, c.title, h.start_ms, h.end_ms, h.speaker, h.role, h.quote, h.matched, t.name '
            'FROM tracker_hit h JOIN tracker t ON t.id = h.tracker_id JOIN "call" c ON c.id = h.call_id '
            "WHERE t.key = :key")
     params: dict = {"key": key}
@@ -161,7 +167,28 @@ def tracker_hits(source, tracker_name: str, call_ids: Iterable[int] | None = Non
         if source.execute(text("SELECT 1 FROM tracker WHERE key = :key"), {"key": key}).first() is None:
             raise NotFound(f"tracker {tracker_name!r}: no such tracker")
         rows = source.execute(text(sql), params).all()
-    return [TrackerHitRow(int(r[0]), r[1], int(r[2]), int(r[3]), r[4], r[5], r[6], r[7]) for r in rows]
+    return [TrackerHitRow(int(r[0]), r[1], int(r[2]), int(r[3]), r[4], r[5], r[6], r[7], r[8]) for r in rows]
+
+
+# --- trackers as patterns (the coaching queue, the baseline table, adoption) -----------------------------
+
+
+def pattern_names(store: Store) -> set[str]:
+    """Every tracker's name: the patterns trackers answer for (a detection label is never one)."""
+    return {r[0] for r in store.reader().execute("SELECT name FROM tracker")}
+
+
+def pattern_hits(store: Store, names: Iterable[str], call_ids: Iterable[int]) -> dict[int, list[TrackerHitRow]]:
+    """{call id: hits of the named trackers on it}, each hit with ``pattern`` (its tracker's name),
+    ``start_ms``, ``end_ms``, ``speaker`` and ``quote``: what a pattern source hands the coaching queue."""
+    wanted = [int(c) for c in call_ids]
+    out: dict[int, list[TrackerHitRow]] = {c: [] for c in wanted}
+    for name in sorted(set(names)):
+        for hit in tracker_hits(store, name, wanted):
+            out.setdefault(hit.call_id, []).append(hit)
+    for found in out.values():
+        found.sort(key=lambda h: (h.start_ms, h.tracker))
+    return out
 
 
 # --- writes: add, edit, remove (each with its undo) -----------------------------------------------------
@@ -421,5 +448,5 @@ def counted_at(store: Store, call_id: int) -> datetime | None:
 
 
 __all__ = ["RecountProgress", "TrackerHitRow", "TrackerRow", "add", "after_transcript_change", "counts_by_call",
-           "edit", "ensure_counted", "get_tracker", "list_trackers", "pending", "recount_call", "recount_library",
-           "recount_tracker", "remove", "tracker_hits"]
+           "edit", "ensure_counted", "get_tracker", "list_trackers", "pattern_hits", "pattern_names", "pending",
+           "recount_call", "recount_library", "recount_tracker", "remove", "tracker_hits"]

@@ -99,6 +99,16 @@ def test_hits_read_inside_a_session_for_other_services(store, two_calls):
     assert [(h.call_id, h.role, h.matched) for h in hits] == [(two_calls[0], "customer", "signs off")]
 
 
+def test_trackers_answer_as_patterns_by_name_for_the_coaching_queue(store, two_calls):
+    first, second = two_calls
+    assert {"Deferral", "Budget owner"} <= trackers.pattern_names(store)
+    found = trackers.pattern_hits(store, ["Deferral", "Deferral accepted"], [first])
+    assert list(found) == [first]
+    assert [(h.pattern, h.start_ms, h.speaker) for h in found[first]] == \
+        [("Deferral", DEFERRAL_LINE, "Casey"), ("Deferral accepted", 132683, "Riley")]
+    assert "send me some information" in found[first][0].quote.lower() and found[first][0].end_ms > DEFERRAL_LINE
+
+
 def test_a_tracker_that_clashes_or_cannot_match_is_refused_and_nothing_written(store, two_calls):
     before = [t.name for t in trackers.list_trackers(store)]
     with pytest.raises(TrackerError, match="already a tracker 'Deferral'"):
