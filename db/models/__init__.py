@@ -8,10 +8,11 @@ from db.models.crm import Opportunity, OpportunitySnapshot
 from db.models.cycles import CoachingSession, Cycle, FocusChange, Observation, Review
 from db.models.suggestions import SuggestionCache, SuggestionVerdict
 from db.models.queue import QueueState, TranscriptionJob
+from db.models.trackers import Tracker, TrackerCall, TrackerHit
 
 __all__ = [
     "Base", "Calibration", "Call", "CoachingItem", "CoachingSession", "Cycle", "FocusChange",
     "ItemEvidence", "Moment", "Observation", "Opportunity", "OpportunitySnapshot",
     "ParkedObservation", "Person", "QueueState", "Review", "Segment", "Setting", "Speaker", "SuggestionCache",
-    "SuggestionVerdict", "Transcript", "TranscriptionJob",
+    "SuggestionVerdict", "Tracker", "TrackerCall", "TrackerHit", "Transcript", "TranscriptionJob",
 ]

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 # alone: building the parser imports every command module and, through them, SQLAlchemy and the
 # services, which held the window up by more than half a second. A test keeps it equal to the parser.
 COMMANDS = frozenset({"calibrate", "calls", "crm", "cycles", "db", "indicators", "items", "media", "moments",
-                      "observations", "packet", "queue", "record", "search", "team", "transcribe", "transcript",
-                      "transcription"})
+                      "observations", "packet", "queue", "record", "search", "team", "trackers", "transcribe",
+                      "transcript", "transcription"})
 
 
 def _common() -> argparse.ArgumentParser:

@@ -27,6 +27,7 @@ OBSERVATIONS = "observations"
 PARKED = "parked"  # observations parked for a later cycle
 SUGGESTIONS = "suggestions"
 RECORDS = "records"  # another coach's record imported (calibration)
+TRACKERS = "trackers"  # a tracker added, edited or removed (its counts follow)
 
 
 @dataclass(frozen=True)

@@ -26,10 +26,14 @@ from desktop.errors import CallmarkError
 IDENTITY = {
     "moment": ("uid",), "coaching_item": ("uid",), "call": ("media_sha256",), "person": ("name", "role"),
     "opportunity": ("crm", "external_id"), "speaker": ("call_id", "label"), "setting": ("key",),
-    "suggestion_verdict": ("call_id", "finding_id"),
+    "suggestion_verdict": ("call_id", "finding_id"), "tracker": ("key",),
 }
-# Derived from what is copied, and made again where it is read: the detection pass's cache.
-DERIVED = ("suggestion_cache",)
+# Derived from what is copied, and made again where it is read: the detection pass's cache, the trackers'
+# hits (every tracker is counted again on the target: its calls are new there).
+DERIVED = ("suggestion_cache", "tracker_hit", "tracker_call")
+# Rows a new store is given by its migrations (the shipped trackers): not a library; a plain copy
+# puts the source's in their place.
+SEEDED = ("tracker",)
 BATCH = 2000
 # Rows a store holds before it holds a library: the team's coaches (added with `team add-coach`) and
 # settings. They are matched by identity even in a plain copy; a library is everything else.
@@ -117,7 +121,7 @@ def _rows(conn, table) -> list[dict]:
 def is_empty(conn) -> bool:
     """No library yet (people and settings alone are not one)."""
     return all(conn.execute(select(func.count()).select_from(t)).scalar() == 0
-               for t in Base.metadata.sorted_tables if t.name not in BEFORE_A_LIBRARY + DERIVED)
+               for t in Base.metadata.sorted_tables if t.name not in BEFORE_A_LIBRARY + DERIVED + SEEDED)
 
 
 def copy_store(source, target, *, merge: bool = False) -> CopyReport:
@@ -133,11 +137,16 @@ def copy_store(source, target, *, merge: bool = False) -> CopyReport:
                             "(--merge adds what is missing, by the records' ids)")
         me = dst.execute(text("SELECT current_user")).scalar() if target.dialect != "sqlite" else None
         ids: dict[str, dict] = {}
+        if not merge:
+            for name in SEEDED:
+                dst.execute(text(f"DELETE FROM {name}"))
         for table in Base.metadata.sorted_tables:
             if table.name in DERIVED:
                 continue
             keep_ids = not merge and table.name not in BEFORE_A_LIBRARY
             report.tables.append(_copy_table(src, dst, table, ids, keep_ids=keep_ids, owner=me))
+        if any(t.added for t in report.tables):  # the trackers are counted again there, new calls and all
+            dst.execute(text("UPDATE tracker SET counted_version = 0"))
         if target.dialect != "sqlite" and not merge:
             for table in Base.metadata.sorted_tables:
                 if _id_column(table) is not None and table.name not in BEFORE_A_LIBRARY:  # the next new row gets an id after the copied ones

@@ -185,14 +185,19 @@ def _save_cache(store: Store, call_id: int, transcript_id: int | None, print_: s
 
 def after_transcript_change(store: Store, call_id: int) -> CallSuggestions | None:
     """The one hook the transcript services call. The transcript is already saved: a pass that
-    fails (a coach's phrase file with a typo) is logged and leaves the old suggestions."""
+    fails (a coach's phrase file with a typo) is logged and leaves the old suggestions. The call's
+    tracker counts follow (desktop.services.trackers), for this call only."""
+    from desktop.services.trackers import after_transcript_change as count_trackers
+
+    result = None
     try:
-        return refresh(store, call_id)
+        result = refresh(store, call_id)
     except CallmarkError as exc:
         log.warning("call %s: suggestions not refreshed: %s", call_id, exc)
     except Exception as exc:  # noqa: BLE001 - never lose the save the coach just made over this
         log.warning("call %s: suggestions not refreshed (%s)", call_id, type(exc).__name__)
-    return None
+    count_trackers(store, call_id)
+    return result
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ ITEM_EDITOR = "desktop.ui.item_editor:commands"
 SUGGESTIONS = "desktop.ui.controllers.suggestions:suggestions_controller"
 ABOUT_DIALOG = "desktop.ui.dialogs.about:AboutCommand"
 LIBRARY_COACHING = "desktop.ui.coaching.library_window:library_commands"
+TRACKERS = "desktop.ui.trackers:trackers_controller"
 
 
 class ActionId(Enum):
@@ -111,6 +112,8 @@ class ActionId(Enum):
                     "Give the coaching item most of the window's width (again to go back)", True)
     RESET_LAYOUT = ("Reset layout", (), "Put every panel back at its first-run width", False)
     FIND_CALL = ("Find a call", ("Ctrl+K",), "Filter the library by text", True)
+    TRACKERS = ("Trackers…", (), "Add and edit the phrase sets counted on every call; see one tracker's lines",
+                False, TRACKERS)
     PREFERENCES = ("Preferences…", ("Ctrl+,",), "Skip step, reaction delay, auto-rewind", False)
     SHORTCUTS = ("Keyboard shortcuts…", ("Ctrl+Alt+K",), "See and change every key", False)
     CHEAT_SHEET = ("Cheat sheet", ("F1", "?"), "Show every key at a glance", False)

@@ -410,6 +410,9 @@ class MainWindow(QMainWindow):
             finder = getattr(self, "suggestions", None)
             if finder is not None:
                 finder.shutdown()  # its reads end before the store can be closed
+            counting = getattr(self, "trackers", None)
+            if counting is not None:
+                counting.shutdown()  # a library count stops before the store closes
             search = getattr(getattr(self, "recording_finder", None), "task", None)
             if search is not None:
                 search.wait(5)
@@ -473,6 +476,9 @@ def build_main_window(store, home: Path) -> MainWindow:
     from desktop.ui.folder_import import install_folder_import  # File ▸ Import folder…, Watch a folder…
 
     install_folder_import(window)
+    from desktop.ui.trackers import install_trackers  # Edit ▸ Trackers…, the library's tracker columns
+
+    install_trackers(window)
     window.workspace.call_opened.connect(window.on_call_opened)
     window.workspace.call_updated.connect(window.library_model.update_call)
     window.workspace.message.connect(window.show_message)

@@ -62,7 +62,8 @@ def test_every_control_of_the_dialogs_has_a_name(qtbot, window, store, demo_call
 
     dialogs = [CallDetailsDialog(calls.get_call(store, demo_call), {}, parent=window),
                GoToTimeDialog(1000, 140_000, window), PreferencesDialog(window.prefs, window),
-               ShortcutsDialog(window.registry, window), AboutDialog(window)]
+               ShortcutsDialog(window.registry, window), AboutDialog(window),
+               window.trackers.open_dialog(), window.trackers.open_hits("Deferral")]
     missing = {}
     for dialog in dialogs:
         qtbot.addWidget(dialog)

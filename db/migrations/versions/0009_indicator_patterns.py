@@ -8,14 +8,14 @@ proposal keeps the moment it was read at (start_ms), so the coach can replay
 the evidence.
 
 Revision ID: 0009
-Revises: 0007
+Revises: 0008
 Create Date: 2026-12-01
 """
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0009"
-down_revision = "0007"  # 0008 is taken on another line of work; renumbered when the two meet
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 

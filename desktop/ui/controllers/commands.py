@@ -26,7 +26,7 @@ MENUS = (
                ActionId.FIND_RECORDING, ActionId.LOCATE_RECORDING, ActionId.MEDIA_FOLDERS, ActionId.RESTORE_BACKUP,
                None, ActionId.PREFERENCES, None, ActionId.QUIT)),
     ("&Edit", (ActionId.UNDO, ActionId.REDO, None, ActionId.FIND, ActionId.FIND_NEXT, ActionId.FIND_PREVIOUS,
-               None, ActionId.FIND_CALL, ActionId.SEARCH_LIBRARY)),
+               None, ActionId.FIND_CALL, ActionId.SEARCH_LIBRARY, ActionId.TRACKERS)),
     ("&Playback", (ActionId.PLAY_PAUSE, ActionId.SKIP_BACK, ActionId.SKIP_FORWARD, None, ActionId.SLOWER,
                    ActionId.FASTER, None, ActionId.GO_TO_TIME, ActionId.BACK_TO_START, ActionId.LOOP_MOMENT)),
     ("&Moments", (ActionId.MARK, ActionId.END_MARK, None, *KIND_ACTIONS, None, ActionId.NOTE,

@@ -17,7 +17,7 @@ GROUPS = (
                  ActionId.PREVIOUS_MOMENT, ActionId.NEXT_MOMENT, ActionId.DELETE_MOMENT, ActionId.UNDO,
                  ActionId.REDO)),
     ("Transcript and library", (ActionId.FIND, ActionId.FIND_NEXT, ActionId.FIND_PREVIOUS, ActionId.FOLLOW,
-                                ActionId.SEARCH_LIBRARY, ActionId.FIND_CALL, ActionId.TOGGLE_LIBRARY,
+                                ActionId.SEARCH_LIBRARY, ActionId.FIND_CALL, ActionId.TRACKERS, ActionId.TOGGLE_LIBRARY,
                                 ActionId.OPEN_FILE, ActionId.WRITING_ROOM, ActionId.RESET_LAYOUT)),
     ("Transcripts", (ActionId.TRANSCRIBE, ActionId.TRANSCRIBE_ALL, ActionId.CANCEL_TRANSCRIPTION, ActionId.EDIT_LINE,
                      ActionId.SPEAKERS, ActionId.TRANSCRIPT_VERSIONS, ActionId.IMPORT_TRANSCRIPT,

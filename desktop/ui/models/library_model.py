@@ -8,11 +8,18 @@ the order itself: sorting is one `list.sort` over keys made once per call,
 filtering one pass over each call's lower-cased words, and the view is given
 rows a page at a time (`canFetchMore` / `fetchMore`) as it scrolls.
 
+Each tracker adds a column of its counts (``set_trackers``), sortable like the others, and the filter
+reads a word such as ``deferral>0`` or ``budget_owner=0`` as a condition on that tracker's count
+(``>``, ``>=``, ``<``, ``<=``, ``=``, by the tracker's key), beside the plain words.
+
 Rows (``rowCount``, ``call_at``, ``row_of``) are the calls shown, in order;
 ``call_ids()`` are all of them.
 """
 
 from __future__ import annotations
+
+import operator
+import re
 
 from PySide6.QtCore import QModelIndex, Qt
 
@@ -27,6 +34,8 @@ PAGE = 500  # rows handed to the view at a time
 
 TRANSCRIPT_WORDS = {"none": "—", "whisper": "Whisper", "import": "imported", "edited": "edited"}
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_CONDITION = re.compile(r"^([a-z0-9_]+)(>=|<=|>|<|=)(\d+)$")
+_OPS = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le, "=": operator.eq}
 
 
 def short_duration(ms: int) -> str:
@@ -75,6 +84,12 @@ class LibraryModel(RowTableModel):
         # (whose allocation set off the cyclic collector over every row, mid-keystroke).
         self._positions: list[int] = []
         self._keys: dict[int, list] = {}  # column -> each call's sort key, by position
+        self.columns = COLUMNS
+        self._trackers: list[tuple[int, str, str]] = []  # (id, key, name) of each tracker column, in order
+        self._by_call: dict[int, dict[int, int]] = {}  # call id -> {tracker id: lines found}
+        self._counts: dict[int, list[int]] = {}  # tracker id -> each call's count, by position
+        self._conditions: list[tuple] = []  # (tracker id, compare, number) from the filter's words
+        self._text = ""
 
     # --- filling ---------------------------------------------------------------------------------
 
@@ -85,23 +100,77 @@ class LibraryModel(RowTableModel):
         self._at = {c.id: i for i, c in enumerate(self._calls)}
         self._positions = list(range(len(self._calls)))
         self._keys = {}
+        self._counts = {}
         self._sorted = None
         self._arrange()
         self.endResetModel()
+
+    def set_trackers(self, trackers: list[tuple[int, str, str]], by_call: dict[int, dict[int, int]]) -> None:
+        """Tracker columns (id, key, name) after the fixed ones, and every call's counts."""
+        self.beginResetModel()
+        if self._sort_column >= len(COLUMNS) + len(trackers):
+            self._sort_column, self._descending = 3, True
+        self._trackers = list(trackers)
+        self.columns = COLUMNS + tuple(name for _id, _key, name in trackers)
+        self._by_call = {int(c): dict(v) for c, v in by_call.items()}
+        self._counts = {}
+        self._keys = {col: keys for col, keys in self._keys.items() if col < len(COLUMNS)}
+        self._sorted = None
+        self._parse(self._text)
+        self._arrange()
+        self.endResetModel()
+
+    def set_call_counts(self, call_id: int, counts: dict[int, int]) -> None:
+        """One call was recounted (its transcript changed): its row shows the new counts."""
+        if self._by_call.get(call_id, {}) == counts:
+            return
+        self._by_call[call_id] = dict(counts)
+        at = self._at.get(call_id)
+        if at is None:
+            return
+        for tid, values in self._counts.items():
+            values[at] = counts.get(tid, 0)
+        for col in list(self._keys):
+            if col >= len(COLUMNS):
+                self._keys[col][at] = self._sort_key(self._calls[at], col)
+        if self._conditions or self._sort_column >= len(COLUMNS):  # it may move, or enter or leave the filter
+            self.beginResetModel()
+            self._sorted = None
+            self._arrange()
+            self.endResetModel()
+            return
+        row = self.row_of(call_id)
+        if row is not None:
+            self.dataChanged.emit(self.index(row, len(COLUMNS)), self.index(row, len(self.columns) - 1))
+
+    def tracker_count(self, call_id: int, tracker_id: int) -> int:
+        return self._by_call.get(call_id, {}).get(tracker_id, 0)
+
+    def _sort_key(self, call: CallRow, col: int):
+        if col < len(COLUMNS):
+            return sort_key(call, col)
+        return self._by_call.get(call.id, {}).get(self._trackers[col - len(COLUMNS)][0], 0)
+
+    def _count_list(self, tracker_id: int) -> list[int]:
+        values = self._counts.get(tracker_id)
+        if values is None:
+            by_call = self._by_call
+            values = self._counts[tracker_id] = [by_call.get(c.id, {}).get(tracker_id, 0) for c in self._calls]
+        return values
 
     def update_call(self, call: CallRow) -> None:
         """A call changed or was added: its row shows it (a new one goes where the order puts it)."""
         at = self._at.get(call.id)
         if at is not None:
-            if sort_key(self._calls[at], self._sort_column) != sort_key(call, self._sort_column):
+            if self._sort_key(self._calls[at], self._sort_column) != self._sort_key(call, self._sort_column):
                 self._sorted = None  # its place may have moved: sorted again on the next change
             self._calls[at] = call
             self._hay[at] = haystack(call)
             for col, keys in self._keys.items():
-                keys[at] = sort_key(call, col)
+                keys[at] = self._sort_key(call, col)
             row = self.row_of(call.id)
             if row is not None:
-                self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+                self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.columns) - 1))
             return
         at = len(self._calls)
         self._calls.append(call)
@@ -109,7 +178,9 @@ class LibraryModel(RowTableModel):
         self._at[call.id] = at
         self._positions.append(at)
         for col, keys in self._keys.items():
-            keys.append(sort_key(call, col))
+            keys.append(self._sort_key(call, col))
+        for tid, values in self._counts.items():
+            values.append(self._by_call.get(call.id, {}).get(tid, 0))
         if self._sorted is not None:
             self._sorted.insert(self._place(at, self._sorted), at)
         if not self._matches(at):
@@ -166,17 +237,32 @@ class LibraryModel(RowTableModel):
         self.endResetModel()
 
     def set_text(self, text: str) -> None:
-        words = text.lower().split()
-        if words == self._words:
+        before = (self._words, self._conditions)
+        self._text = text
+        self._parse(text)
+        if (self._words, self._conditions) == before:
             return
         self.beginResetModel()
-        self._words = words
         self._arrange()
         self.endResetModel()
 
+    def _parse(self, text: str) -> None:
+        """Plain words, and `key>n` conditions on a tracker's count (a word that names no tracker stays a word)."""
+        keys = {key: tid for tid, key, _name in self._trackers}
+        words, conditions = [], []
+        for word in text.lower().split():
+            found = _CONDITION.match(word)
+            if found and found.group(1) in keys:
+                conditions.append((keys[found.group(1)], _OPS[found.group(2)], int(found.group(3))))
+            else:
+                words.append(word)
+        self._words, self._conditions = words, conditions
+
     def _matches(self, at: int) -> bool:
         hay = self._hay[at]
-        return all(w in hay for w in self._words)
+        if not all(w in hay for w in self._words):
+            return False
+        return all(compare(self._count_list(tid)[at], n) for tid, compare, n in self._conditions)
 
     def _arrange(self) -> None:
         if self._sorted is None:
@@ -184,23 +270,26 @@ class LibraryModel(RowTableModel):
             # Plain keys (no tuples: comparing those took most of a sort); ties keep the order read.
             keys = self._keys.get(col)
             if keys is None:
-                keys = self._keys[col] = [sort_key(c, col) for c in calls]
+                keys = self._keys[col] = [self._sort_key(c, col) for c in calls]
             self._sorted = sorted(self._positions, key=keys.__getitem__, reverse=self._descending)
         positions = self._sorted
         hay = self._hay
         for word in self._words:  # one pass per word: each a plain comprehension, no per-row generator
             positions = [i for i in positions if word in hay[i]]
-        self._order = positions if self._words else list(positions)
+        for tid, compare, n in self._conditions:
+            counts = self._count_list(tid)
+            positions = [i for i in positions if compare(counts[i], n)]
+        self._order = positions if (self._words or self._conditions) else list(positions)
         self._loaded = min(len(positions), PAGE)
 
     def _place(self, at: int, order: list[int]) -> int:
         """Where a call goes in an order of positions (binary search on the sort key)."""
         col, calls = self._sort_column, self._calls
-        key = sort_key(calls[at], col)
+        key = self._sort_key(calls[at], col)
         lo, hi = 0, len(order)
         while lo < hi:
             mid = (lo + hi) // 2
-            here = sort_key(calls[order[mid]], col)
+            here = self._sort_key(calls[order[mid]], col)
             if (here >= key) if self._descending else (here <= key):  # after its equals, as read
                 lo = mid + 1
             else:
@@ -236,15 +325,16 @@ class LibraryModel(RowTableModel):
         if role == CALL_ID_ROLE:
             return call.id
         if role == SORT_ROLE:
-            return sort_key(call, col)
+            return self._sort_key(call, col)
         if role == Qt.ItemDataRole.ToolTipRole and col == 0:
             return call.media_path or "known by its hash only (no media file on this computer)"
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in (4, 6):
+        if role == Qt.ItemDataRole.TextAlignmentRole and (col in (4, 6) or col >= len(COLUMNS)):
             return _RIGHT
         return None
 
-    @staticmethod
-    def _display(call: CallRow, col: int) -> str:
+    def _display(self, call: CallRow, col: int) -> str:
+        if col >= len(COLUMNS):
+            return str(self._sort_key(call, col))
         if col == 0:
             return call.title
         if col == 1:

@@ -22,7 +22,7 @@ class LibraryView(QWidget):
         self.filter = QLineEdit()
         self.filter.setAccessibleName("Filter calls")
         self.filter.setObjectName("libraryFilter")
-        self.filter.setPlaceholderText("Filter calls: title, rep, manager, date (Ctrl+K)")
+        self.filter.setPlaceholderText("Filter calls: title, rep, manager, date; a tracker: deferral>0 (Ctrl+K)")
         self.filter.setClearButtonEnabled(True)
         self.table = QTableView()
         self.table.setAccessibleName("Calls")
