@@ -154,7 +154,7 @@ def queue(store: Store, manager: str, *, focus: str | None = None, limit: int | 
 
 @dataclass
 class Pattern:
-    pattern: str  # a detection label
+    pattern: str  # a detection label or a tracker's name
     calls: int = 0
     count: int = 0
     reps: set[str] = field(default_factory=set)
@@ -179,16 +179,30 @@ def baseline(store: Store, cycle_id: int, *, window: str = "baseline") -> list[P
     start = cycle.start_date + timedelta(days=first - 1)
     end = cycle.start_date + timedelta(days=last - 1)
     table: dict[str, Pattern] = {}
+    reps: dict[int, str | None] = {}
+
+    def count(name: str, call_id: int, start_ms: int, seen_here: set[str]) -> None:
+        row = table.setdefault(name, Pattern(name))
+        row.count += 1
+        if reps[call_id]:
+            row.reps.add(reps[call_id])
+        if name not in seen_here:
+            seen_here.add(name)
+            row.calls += 1
+            if len(row.examples) < EXAMPLES:
+                row.examples.append({"call": call_id, "start_ms": start_ms})
+
     for call_id, _title, rep, _recorded, findings in _calls_of(store, cycle.manager, start, end):
+        reps[call_id] = rep
         seen_here: set[str] = set()
         for f in json.loads(findings):
-            row = table.setdefault(f["label"], Pattern(f["label"]))
-            row.count += 1
-            if rep:
-                row.reps.add(rep)
-            if f["label"] not in seen_here:
-                seen_here.add(f["label"])
-                row.calls += 1
-                if len(row.examples) < EXAMPLES:
-                    row.examples.append({"call": call_id, "start_ms": f["start_ms"]})
+            count(f["label"], call_id, f["start_ms"], seen_here)
+    from desktop.services import trackers  # the other kind of pattern: the coach's named phrase sets
+
+    names = trackers.pattern_names(store)
+    if names and reps:
+        for call_id, found in trackers.pattern_hits(store, names, list(reps)).items():
+            seen_here = set()
+            for hit in found:
+                count(hit.pattern, call_id, hit.start_ms, seen_here)
     return sorted(table.values(), key=lambda p: (-p.calls, -LABEL_WEIGHTS.get(p.pattern, 0), p.pattern))

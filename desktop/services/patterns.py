@@ -29,8 +29,23 @@ def register_source(known: Callable[[Store], set[str]],
     _SOURCES.append((known, find))
 
 
+def _sources() -> list:
+    """The registered sources, the trackers' first among them (registered on first need: trackers
+    import the store's models, which this module's callers may not need)."""
+    global _TRACKERS_IN
+    if not _TRACKERS_IN:
+        _TRACKERS_IN = True
+        from desktop.services import trackers
+
+        _SOURCES.insert(0, (trackers.pattern_names, trackers.pattern_hits))
+    return _SOURCES
+
+
+_TRACKERS_IN = False
+
+
 def is_pattern(store: Store, name: str) -> bool:
-    return name in LABELS or any(name in known(store) for known, _find in _SOURCES)
+    return name in LABELS or any(name in known(store) for known, _find in _sources())
 
 
 def _label_hits(store: Store, labels: set[str], call_ids: list[int]) -> dict[int, list[Hit]]:
@@ -57,7 +72,7 @@ def hits(store: Store, names: Iterable[str], call_ids: Iterable[int]) -> dict[in
     names, call_ids = set(names), [int(c) for c in call_ids]
     out = _label_hits(store, names & set(LABELS), call_ids)
     rest = names - set(LABELS)
-    for known, find in _SOURCES:
+    for known, find in _sources():
         mine = rest & known(store)
         if mine:
             rest -= mine
