@@ -67,10 +67,16 @@ def test_the_baseline_and_the_coaching_weeks_beside_it(store, lib):
         "deferral_accepted": (2, 2, {"Riley Rep", "Sam Seller"}, [(ids["b1"], 18_000), (ids["b2"], 18_000)]),
         "next_step_confirmed": (1, 2, {"Jo Closer"}, [(ids["b3"], 12_000)]),
         "rep_question_closed": (1, 1, {"Jo Closer"}, [(ids["b3"], 12_000)]),
+        # The shipped trackers, by their phrases: the customer's "send me some information", the rep's
+        # "I'll send that over", and "meet again on Tuesday" (the customer's agreement names no verb).
+        "Deferral": (2, 2, {"Riley Rep", "Sam Seller"}, [(ids["b1"], 12_000), (ids["b2"], 12_000)]),
+        "Deferral accepted": (2, 2, {"Riley Rep", "Sam Seller"}, [(ids["b1"], 18_000), (ids["b2"], 18_000)]),
+        "Next step with a date": (1, 1, {"Jo Closer"}, [(ids["b3"], 12_000)]),
     }
     weeks = {p.pattern: (p.calls, p.count) for p in coaching_queue.baseline(store, lib.cycle_id, window="coaching")}
     assert weeks == {"rep_question_open": (4, 6), "deferral": (3, 4), "deferral_accepted": (2, 2),
-                     "next_step_confirmed": (1, 2), "rep_question_closed": (1, 1)}
+                     "next_step_confirmed": (1, 2), "rep_question_closed": (1, 1),
+                     "Deferral": (3, 4), "Deferral accepted": (2, 2), "Next step with a date": (1, 1)}
 
 
 def _tie_focus(store, lib):
@@ -182,3 +188,16 @@ def test_a_new_focus_leaves_an_observed_item_its_behavior(store, lib):
         "the deferrals are handled; the next steps are not"]
     with pytest.raises(CallmarkError, match="Give a reason"):  # day 80: the focus stays stable without one
         adoption.set_focus_from_pattern(store, lib.cycle_id, "deferral", "Ask who else is involved.", "", on=LATE)
+
+
+def test_a_tracker_picked_as_the_focus_is_read_from_later_calls_too(store, lib):
+    behavior, indicator = proposed_focus("Next step with a date")
+    assert "Next step with a date" in indicator
+    adoption.set_focus_from_pattern(store, lib.cycle_id, "Next step with a date",
+                                    "Before the call ends, book the next meeting with a day and a time.",
+                                    indicator, on=date(2026, 9, 25))
+    ids = lib.ids
+    got = [(p.call, p.seen, p.start_ms) for p in adoption.proposed(store, lib.cycle_id, LATE)]
+    # By hand: only c4 has "meet again on Tuesday" (seen, at that line); c1–c3 never book a dated step.
+    assert got == [(ids["c1"], Seen.NO, None), (ids["c2"], Seen.NO, None), (ids["c3"], Seen.NO, None),
+                   (ids["c4"], Seen.YES, 12_000)]
