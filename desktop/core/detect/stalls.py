@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 from desktop.core.detect.lines import Reading, ReadLine, quote_of
-from desktop.core.detect.model import CUSTOMER, REP
+from desktop.core.detect.model import CUSTOMER, REP, UNKNOWN
 from desktop.core.detect.text import specific_date
 
 REPLY_WINDOW_MS = 30_000  # a reply later than this is not an answer to the deferral
@@ -170,10 +170,21 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
             confirmed.add(rl.index)
             reading.add("next_step_confirmed", rl, rl.line.text,
                         f"the customer asked for it and the rep commits to a date ('{date}')", date)
+    vague: set[int] = set()
     for rl in reading.lines:  # "Let's touch base in a few months" may also accept a deferral
         if rl.index in deferrals or rl.index in confirmed or rl.role not in (REP, CUSTOMER):
             continue
         cue = reading.find("vague_next_step", rl.words, rl.word_set)
+        reply = None
+        if not cue:
+            # "Talk soon", "just let me know": a goodbye at the end of a dated plan, but the next step itself
+            # when it answers a deferral or a vague proposal
+            reply = reading.find("vague_replies", rl.words, rl.word_set)
+            before = reading.lines[rl.index - 1] if rl.index else None
+            if reply and before is not None and before.role not in (rl.role, UNKNOWN) and (
+                    before.index in deferrals or before.index in vague):
+                cue = reply
         if cue and not specific_date(rl.words):
+            vague.add(rl.index)
             reading.add("next_step_vague", rl, rl.line.text,
                         f"a next step with no date or owner ('{cue}'): nobody knows when it happens", cue)

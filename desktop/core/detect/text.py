@@ -73,9 +73,10 @@ SPECIFIC_DATE = re.compile(
     r"|end of (?:the )?(?:day|week|month)|eod|eow|(?:this|next) week"
     r"|(?:" + "|".join(m for m in MONTHS if m != "may") + r"|may) (?:the )?" + _ORDINAL +
     r"|(?:the )?" + _ORDINAL + r" of (?:" + "|".join(MONTHS) + r")"
-    r"|(?:on|for|by) the " + _ORDINAL +
+    r"|(?:on|for|by) the " + _ORDINAL + r"|week of the " + _ORDINAL +
     r"|\d{1,2} ?(?:am|pm)|" + _CLOCK_NUMBER + r" (?:am|pm|a m|p m|o'clock|thirty|fifteen|forty five)"
-    r"|at " + _CLOCK_NUMBER + r"(?= |$)"
+    r"|at " + _CLOCK_NUMBER + r"(?= |$)(?! (?:location|locations|site|sites|point|of|person|people|team|store|stores|"
+    r"office|offices|place|stage|level|time|go|a|the|each|per|once|least|most|all))"
     r"|\d{1,2}/\d{1,2}|in (?:two|three|four|five|\d) (?:days|weeks)) ")
 
 
