@@ -52,7 +52,7 @@ def _money(reading: Reading, words: str, ws: frozenset) -> str | None:
 
 
 def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: frozenset,
-                     cands: frozenset) -> dict[str, str]:
+                     cands: frozenset, line_words: str = "", text: str = "") -> dict[str, str]:
     groups = reading.book.groups
 
     def find(name: str, text: str) -> str | None:
@@ -60,16 +60,29 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
 
     out: dict[str, str] = {}
     money = _money(reading, words, ws)
+    # "forty nine a month per screen" is an amount only where the line talks about paying ("our plan", "the fees")
+    if not money and find("money_rates", words) and find("price_words", line_words or words):
+        money = find("money_rates", words)
+    discount = find("discounts", words)  # "ten percent off for a two-year term": a price, not a metric
     impact = find("money_as_impact", words) if money else None
     if role == REP:
-        if money and not impact and find("price", words):
+        if discount:
+            out["price"] = discount
+        elif money and not impact and (find("price", words) or find("price_words", words)):
             out["price"] = money
         return out
-    metric = find("metrics", words) or (_PERCENT.search(words) or [None])[0]
+    counted = _without(reading, words, "metrics_negations", ws) if "metrics_negations" in cands else words
+    if money:
+        counted = money_free(counted, money)  # "twenty thousand a year" is an amount, not a rate of anything
+    metric = None if discount else (find("metrics", counted) or (_PERCENT.search(counted) or [None])[0])
+    if metric and money and not impact and find("price_words", line_words or words) and not find("metrics", money_free(words, money)):
+        metric = None  # "forty nine per screen, we'd need six screens": what it costs, not what it is worth
     if metric:
         out["metrics"] = metric.strip()
     elif money and impact:
         out["metrics"] = f"{money} … {impact}"
+    if discount:
+        out["price"] = discount
     buyer = find("economic_buyer", words)
     if not buyer:
         title = find("buyer_titles", words)
@@ -82,9 +95,15 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
     elif not buyer and find("price_question", words):  # "owns the budget" names a buyer, not a price
         out["price"] = find("price_question", words)
     for label in ("decision_process", "champion", "competition", "critical_event"):
-        cue = find(label, words)
+        negations = f"{label}_negations"
+        said = _without(reading, words, negations, ws) if negations in groups and negations in cands else words
+        cue = find(label, said)
         if cue:
             out[label] = cue
+    if "competition" not in out:
+        named = _named_tool(text)  # "We use Mindbody", "a two-year deal with FreightHub"
+        if named:
+            out["competition"] = named
     if "critical_event" not in out and not asks and ws.isdisjoint(_NOT_AN_EVENT) and not specific_date(words):
         when = find("event_times", words)  # "our contract ends in May", "decisions are made in June"
         if when and not find("deferral_horizons", words):
@@ -96,11 +115,42 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
             out["pain"] = pain
     cleaned = _without(reading, words, "objection_negations", ws)
     objection = find("objection", cleaned) or groups["objection"].find_inflected(cleaned)
+    if objection and objection in _BUT and find("deferral", words):
+        objection = None  # "it looks good, but let me think about it": a stall, not a push back
     if objection:
         out["objection"] = objection
         if "price" in out:
             out.pop("pain", None)  # "the price is a problem" pushes back on the price; it is not their pain
     return out
+
+
+_BUT = frozenset(("sounds good but", "looks good but", "sounds great but", "that's great but", "i like it but",
+                  "that's fine but", "i hear you but", "i get that but", "not sure", "unsure"))
+
+# "We use Mindbody", "signed a two-year deal with FreightHub", "we trialled Loop": a tool named by its capitals
+_TOOL = re.compile(r"\b(?:we|they|we're|they're|we've|i|team|teams|staff|everyone|currently|already|still|also)\s+"
+                   r"(?:(?:currently|already|still|also|mostly|just)\s+)?"
+                   r"(?:use|uses|used|using|are using|run on|ran on|are on|tried|trialled|trialed|piloted|bought|"
+                   r"licensed|evaluated|switched to|moved to|went with|signed with|signed a [\w-]+(?: [\w-]+)? (?:deal|contract) with|"
+                   r"looked at|are looking at|are talking to|got a quote from|got a demo from|had a demo from)\s+"
+                   r"((?:[A-Z][a-z]*[A-Z0-9][\w]*|[A-Z][a-z]{2,})(?:\s+[A-Z][\w]+)?)")
+_NOT_TOOLS = frozenset("""I Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July
+August September October November December Excel Email It The This That Our Their A An Paper Spreadsheets Slack Zoom
+CEO CFO CTO CIO COO IT HR Ops Finance Sales Legal Procurement""".split())
+
+
+def _named_tool(text: str) -> str | None:
+    if not text:
+        return None
+    for found in _TOOL.finditer(text):
+        name = found.group(1)
+        if name.split()[0] not in _NOT_TOOLS:
+            return name
+    return None
+
+
+def money_free(words: str, money: str) -> str:
+    return words.replace(f" {money} ", " ", 1)
 
 
 def read_qualification(reading: Reading) -> None:
@@ -127,6 +177,7 @@ ANSWERS = (
     ("competition", "competition_questions", None, "asked about other vendors or tools, the customer names one ('{cue}')"),
     ("decision_process", "process_questions", None, "asked how they buy, the customer describes a step ('{cue}')"),
     ("critical_event", "timeline_questions", "time_words", "asked about timing, the customer names a date or event ('{cue}')"),
+    ("price", "spend_questions", "{money}", "asked what they pay or can spend, the customer names an amount ('{cue}')"),
 )
 
 
@@ -154,13 +205,17 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
         reading.add("pain", rl, rl.line.text, f"asked more about the problem, the customer goes on "
                     f"('{quote_of(rl.sentences[0].text, 40)}')", said_before.labels["pain"])
     for label, topic, holds, reason in ANSWERS:
-        if label in rl.labels or (label == "pain" and asked.question[0] != "open"):
+        if label in rl.labels or (label == "pain" and asked.question[0] != "open") or (
+                label == "price" and "economic_buyer" in rl.labels):  # "I do, but over fifty thousand our CFO signs"
             continue  # "That must be frustrating, isn't it?" - "It is." names no pain of its own
         about = reading.find(topic, asked.words, asked.word_set)
         if not about:
             continue
         if holds is None:
             cue = quote_of(rl.sentences[0].text, 40)
+        elif holds == "{money}":
+            cue = _money(reading, rl.words, rl.word_set) or (NUMBER.search(rl.words) or [None])[0]
+            cue = cue.strip() if cue else None
         elif holds == "{number}":
             found = NUMBER.search(rl.words)
             cue = found.group(0).strip() if found else None
@@ -172,7 +227,8 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
 
 def _read_line(reading: Reading, rl: ReadLine) -> None:
     for s in rl.sentences:
-        for label, cue in _sentence_labels(reading, s.words, rl.role, s.asks, s.word_set, rl.cands).items():
+        for label, cue in _sentence_labels(reading, s.words, rl.role, s.asks, s.word_set, rl.cands, rl.words,
+                                           s.text).items():
             reason = REASONS[label]
             if rl.role == REP:
                 reason = "the rep puts an amount on the product ('{cue}')"
