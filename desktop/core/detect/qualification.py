@@ -119,8 +119,14 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         objection = None  # "it looks good, but let me think about it": a stall, not a push back
     if objection:
         out["objection"] = objection
+        pain = out.get("pain")
+        if pain and (pain in objection or objection in pain) and (" if " in words or " whether " in words):
+            out.pop("pain")  # one phrase read twice: "if it doesn't work out" is a worry, not a problem they have
         if "price" in out:
             out.pop("pain", None)  # "the price is a problem" pushes back on the price; it is not their pain
+    if "pain" in out and impact and "metrics" in out and " " not in out["pain"] and (
+            out["pain"] in impact or impact in out["pain"]):
+        out.pop("pain")  # "ninety thousand a quarter in wasted steel": the loss is counted, and that is a metric
     return out
 
 
@@ -131,7 +137,7 @@ _BUT = frozenset(("sounds good but", "looks good but", "sounds great but", "that
 _TOOL = re.compile(r"\b(?:we|they|we're|they're|we've|i|team|teams|staff|everyone|currently|already|still|also)\s+"
                    r"(?:(?:currently|already|still|also|mostly|just)\s+)?"
                    r"(?:use|uses|used|using|are using|run on|ran on|are on|tried|trialled|trialed|piloted|bought|"
-                   r"licensed|evaluated|switched to|moved to|went with|signed with|signed a [\w-]+(?: [\w-]+)? (?:deal|contract) with|"
+                   r"licensed|evaluated|(?:switched|moved|migrated)(?: (?:everything|it|us|all|over|our \w+))? to|went with|signed with|signed a [\w-]+(?: [\w-]+)? (?:deal|contract) with|"
                    r"looked at|are looking at|are talking to|got a quote from|got a demo from|had a demo from)\s+"
                    r"((?:[A-Z][a-z]*[A-Z0-9][\w]*|[A-Z][a-z]{2,})(?:\s+[A-Z][\w]+)?)")
 _NOT_TOOLS = frozenset("""I Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July

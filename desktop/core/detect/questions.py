@@ -10,6 +10,8 @@ to walk through something, closed otherwise (yes/no or either/or).
 
 from __future__ import annotations
 
+import re
+
 from desktop.core.detect.lines import Reading, ReadLine, quote_of
 from desktop.core.detect.model import CUSTOMER, REP
 from desktop.core.detect.phrases import PhraseBook
@@ -88,6 +90,13 @@ def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozens
             if _built_as_question(clause) and (s.asks or clause.split()[0] not in RELATIVE):
                 core, built = clause, True
                 break
+    if not (built or asks):
+        # Whisper runs sentences together: "ok that's in the range for our mid tier who else would be involved"
+        inside = _RUN_ON.search(core)
+        if inside and inside.start() > 0:
+            core, built = " " + core[inside.start() + 1:], True
+        elif _SHORT_ASK.fullmatch(core):
+            core, built = core, True  # "chaotic how", "slower why"
     if not (asks or built or book["open_starters"].find(core, ws) or book["closed_starters"].find(core, ws)):
         # "So you'd like dashboards, right" without its question mark is still a question
         tag = _tag(s, core, book)
@@ -96,6 +105,13 @@ def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozens
     style = _style(s, core, built, book)
     return style
 
+
+# A question that starts inside a run-on line: only the forms no statement takes
+_RUN_ON = re.compile(r" (?:who else|who would|who will|who's going|what would you|what do you|what does your|how do you|"
+                     r"how would you|how does your|when do you|when would you|why do you|where do you|what are you|"
+                     r"how are you|what's your|how (?:much|many|long|often)(?: \S+){0,3} (?:do|does|did|are|is|would|will|can) "
+                     r"(?:you|your|they|we))(?= )")
+_SHORT_ASK = re.compile(r" \S+(?: \S+)? (?:how|why|where|when) ")
 
 _ASKING: dict[int, frozenset[str]] = {}
 

@@ -70,7 +70,7 @@ _CLOCK_NUMBER = r"(?:\d{1,2}(?::?\d\d)?|one|two|three|four|five|six|seven|eight|
 SPECIFIC_DATE = re.compile(
     r" (?<!every )(?:(?:next |this |on |by )?(?:" + "|".join(WEEKDAYS) + r")(?= )"
     r"|tomorrow|today|tonight|this (?:afternoon|morning|evening)"
-    r"|end of (?:the )?(?:day|week|month)|eod|eow|(?:this|next) week"
+    r"|end of (?:the )?(?:day|week|month)|eod|eow|(?:this|next) week|(?:over|on|at) the weekend|this weekend"
     r"|(?:" + "|".join(m for m in MONTHS if m != "may") + r"|may) (?:the )?" + _ORDINAL +
     r"|(?:the )?" + _ORDINAL + r" of (?:" + "|".join(MONTHS) + r")"
     r"|(?:on|for|by) the " + _ORDINAL + r"|week of the " + _ORDINAL +
