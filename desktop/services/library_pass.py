@@ -56,9 +56,13 @@ def _stop(process) -> None:
     process.join(timeout=5.0)
 
 
+#: results written to the cache together: one transaction (and one wait for the disk) for many calls
+WRITE_EVERY = 25
+
+
 def refresh_in_child(store: Store, ids: list[int]) -> Iterator:
     """Yield LibraryProgress for each call as the child reads it; the results go to the cache here."""
-    from desktop.services.suggestions import LibraryProgress, save_cache
+    from desktop.services.suggestions import LibraryProgress, save_caches
 
     ctx = multiprocessing.get_context("spawn")
     receiver, sender = ctx.Pipe(duplex=False)
@@ -67,6 +71,8 @@ def refresh_in_child(store: Store, ids: list[int]) -> Iterator:
     process.start()
     sender.close()  # the child's end: its death reads as end-of-file here
     total = len(ids)
+    rows: list[tuple] = []
+    steps: list[LibraryProgress] = []
     try:
         for done in range(1, total + 1):
             try:
@@ -79,11 +85,17 @@ def refresh_in_child(store: Store, ids: list[int]) -> Iterator:
                 raise CallmarkError(f"call {message[1]}: suggestions not made: {message[2]}")
             if kind == "ran":
                 _, call_id, transcript_id, print_, findings, figures, found = message
-                save_cache(store, call_id, transcript_id, print_, findings, figures)
-                yield LibraryProgress(done, total, call_id, True, found)
+                rows.append((call_id, transcript_id, print_, findings, figures))
+                steps.append(LibraryProgress(done, total, call_id, True, found))
             else:
                 _, call_id, found = message
-                yield LibraryProgress(done, total, call_id, False, found)
+                steps.append(LibraryProgress(done, total, call_id, False, found))
+            if len(rows) >= WRITE_EVERY or done == total or not receiver.poll():
+                if rows:  # written before the progress that reports them
+                    save_caches(store, rows)
+                    rows = []
+                yield from steps
+                steps = []
     finally:
         receiver.close()
         _stop(process)

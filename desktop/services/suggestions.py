@@ -179,10 +179,16 @@ def cache_json(result: CallSuggestions) -> tuple[str, str]:
 
 def save_cache(store: Store, call_id: int, transcript_id: int | None, print_: str, findings_json: str,
                figures_json: str) -> None:
+    save_caches(store, [(call_id, transcript_id, print_, findings_json, figures_json)])
+
+
+def save_caches(store: Store, rows: list[tuple]) -> None:
+    """(call_id, transcript_id, fingerprint, findings JSON, figures JSON) for each call, in one transaction."""
     from sqlalchemy import text
 
     from db.base import utcnow
 
+    at = utcnow()
     # One statement with the JSON written here: the ORM's JSON type copies every finding to track changes.
     with store.write() as session:
         session.execute(text(
@@ -190,8 +196,8 @@ def save_cache(store: Store, call_id: int, transcript_id: int | None, print_: st
             "VALUES (:call, :transcript, :print, :findings, :figures, :at) ON CONFLICT (call_id) DO UPDATE SET "
             "transcript_id = excluded.transcript_id, fingerprint = excluded.fingerprint, "
             "findings = excluded.findings, figures = excluded.figures, computed_at = excluded.computed_at"),
-            {"call": call_id, "transcript": transcript_id, "print": print_, "findings": findings_json,
-             "figures": figures_json, "at": utcnow()})
+            [{"call": call_id, "transcript": transcript_id, "print": print_, "findings": findings,
+              "figures": figures, "at": at} for call_id, transcript_id, print_, findings, figures in rows])
 
 
 def after_transcript_change(store: Store, call_id: int) -> CallSuggestions | None:
