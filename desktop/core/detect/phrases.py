@@ -18,6 +18,7 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from desktop.core.detect.text import NUMBER
@@ -47,6 +48,7 @@ def _token_pattern(token: str) -> tuple[str, set[str] | None]:
     return body, literal
 
 
+@lru_cache(maxsize=65536)  # a call repeats its words: each is cut once
 def stem(word: str) -> str:
     """A word without its -ing, -ed, -es, -s and a final e: struggled, struggles, struggle -> struggl."""
     for suffix in ("ing", "ed", "es", "s"):
@@ -79,6 +81,7 @@ class PhraseGroup:
     _by_key: dict | None = None
     _checks: list | None = None
     _keyless: list | None = None
+    _required: list | None = None
     _stems: dict | None = None
 
     def add(self, phrases: Iterable[str]) -> None:
@@ -93,17 +96,21 @@ class PhraseGroup:
         by_key: dict[str, list[int]] = {}
         checks: list = []  # per phrase: " literal " to test with `in`, or its own compiled pattern
         keyless: list[int] = []
+        required: list = []  # per phrase: each word set the line must meet before its pattern is tried
         for n, phrase in enumerate(self.phrases):
-            body, first = "", None
+            body, first, needs = "", None, []
             for token in phrase.split(" "):
                 part, literal = _token_pattern(token)
                 body += part
+                if literal is not None:
+                    needs.append(frozenset(literal))
                 # a word the phrase cannot match without: the rarest of them skips the most lines
                 if literal is not None and (first is None or _rarity(literal) > _rarity(first)):
                     first = literal
             patterns.append(body)
             plain = not any(c in phrase for c in "/*?{")
             checks.append(f" {phrase} " if plain else re.compile(" " + body))
+            required.append(tuple(needs))
             if first is None:
                 always = True
                 keyless.append(n)
@@ -114,7 +121,7 @@ class PhraseGroup:
         self._regex = re.compile(" (?:" + "|".join(patterns) + ")") if patterns else re.compile(r"(?!x)x")
         self._keys = None if always else frozenset(keys)
         self._key_set = frozenset(keys)
-        self._by_key, self._checks, self._keyless = by_key, checks, keyless
+        self._by_key, self._checks, self._keyless, self._required = by_key, checks, keyless, required
         self._stems = {stem(p): p for p in self.phrases if " " not in p and not any(c in p for c in "/*?{")}
 
     def find_inflected(self, words: str) -> str | None:
@@ -158,19 +165,28 @@ class PhraseGroup:
         if word_set is None:
             found = self._regex.search(words)
             return found.group(0).strip() if found else None
-        hits = self._key_set & word_set
-        if not hits and not self._keyless:
-            return None
-        tried = sorted({n for key in hits for n in self._by_key[key]} | set(self._keyless))
+        hits = self._key_set.intersection(word_set)
+        if not hits:
+            if not self._keyless:
+                return None
+            tried = self._keyless
+        elif len(hits) == 1 and not self._keyless:
+            tried = self._by_key[next(iter(hits))]  # already in list order: the common case costs no sort
+        else:
+            tried = sorted(set(self._keyless).union(*(self._by_key[key] for key in hits)))
         for n in tried:
             check = self._checks[n]
             if check.__class__ is str:
                 if check in words:
                     return check.strip()
             else:
-                found = check.search(words)
-                if found:
-                    return found.group(0).strip()
+                for needed in self._required[n]:
+                    if needed.isdisjoint(word_set):
+                        break  # a word the phrase cannot do without is not in the line: no pattern to run
+                else:
+                    found = check.search(words)
+                    if found:
+                        return found.group(0).strip()
         return None
 
 

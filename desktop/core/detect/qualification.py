@@ -61,7 +61,7 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
     out: dict[str, str] = {}
     money = _money(reading, words, ws)
     # "forty nine a month per screen" is an amount only where the line talks about paying ("our plan", "the fees")
-    if not money and find("money_rates", words) and find("price_words", line_words or words):
+    if not money and find("price_words", line_words or words) and find("money_rates", words):
         money = find("money_rates", words)
     discount = find("discounts", words)  # "ten percent off for a two-year term": a price, not a metric
     impact = find("money_as_impact", words) if money else None
@@ -100,7 +100,7 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         cue = find(label, said)
         if cue:
             out[label] = cue
-    if "competition" not in out:
+    if "competition" not in out and not ws.isdisjoint(_TOOL_VERBS):
         named = _named_tool(text)  # "We use Mindbody", "a two-year deal with FreightHub"
         if named:
             out["competition"] = named
@@ -140,6 +140,8 @@ _TOOL = re.compile(r"\b(?:we|they|we're|they're|we've|i|team|teams|staff|everyon
                    r"licensed|evaluated|(?:switched|moved|migrated)(?: (?:everything|it|us|all|over|our \w+))? to|went with|signed with|signed a [\w-]+(?: [\w-]+)? (?:deal|contract) with|"
                    r"looked at|are looking at|are talking to|got a quote from|got a demo from|had a demo from)\s+"
                    r"((?:[A-Z][a-z]*[A-Z0-9][\w]*|[A-Z][a-z]{2,})(?:\s+[A-Z][\w]+)?)")
+_TOOL_VERBS = frozenset("use uses used using on tried trialled trialed piloted bought licensed evaluated switched moved "
+                        "migrated went signed looked looking talking quote demo".split())
 _NOT_TOOLS = frozenset("""I Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July
 August September October November December Excel Email It The This That Our Their A An Paper Spreadsheets Slack Zoom
 CEO CFO CTO CIO COO IT HR Ops Finance Sales Legal Procurement""".split())
