@@ -105,16 +105,19 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         if named:
             out["competition"] = named
     if "critical_event" not in out and not asks and ws.isdisjoint(_NOT_AN_EVENT) and not specific_date(words):
-        when = find("event_times", words)  # "our contract ends in May", "decisions are made in June"
-        if when and not find("deferral_horizons", words):
+        said = _without(reading, words, "critical_event_negations", ws) if "critical_event_negations" in cands else words
+        when = find("event_times", said)  # "our contract ends in May", "decisions are made in June"
+        if when and not find("deferral_horizons", words) and not reading.find("deferral", words, ws):
             out["critical_event"] = when
     if not asks:
         cleaned = _without(reading, words, "pain_negations", ws)
         pain = find("pain", cleaned) or groups["pain"].find_inflected(cleaned)
-        if pain:
+        if pain and not _conditional(cleaned, pain):
             out["pain"] = pain
     cleaned = _without(reading, words, "objection_negations", ws)
     objection = find("objection", cleaned) or groups["objection"].find_inflected(cleaned)
+    if objection and _conditional(cleaned, objection):
+        objection = None  # "if we're not ready, we're locked in": what would happen, not a push back
     if objection and objection in _BUT and find("deferral", words):
         objection = None  # "it looks good, but let me think about it": a stall, not a push back
     if objection:
@@ -155,6 +158,15 @@ def _named_tool(text: str) -> str | None:
         if name.split()[0] not in _NOT_TOOLS:
             return name
     return None
+
+
+def _conditional(words: str, cue: str) -> bool:
+    """The cue sits in an if-clause: "if nothing gets stuck", "if we're not ready, we're locked in"."""
+    at = words.find(f" {cue} ")
+    return at >= 0 and not _IF.isdisjoint(words[:at].split()[-5:])
+
+
+_IF = frozenset(("if", "unless", "assuming"))
 
 
 def money_free(words: str, money: str) -> str:
@@ -225,10 +237,15 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
             cue = _money(reading, rl.words, rl.word_set) or (NUMBER.search(rl.words) or [None])[0]
             cue = cue.strip() if cue else None
         elif holds == "{number}":
+            if reading.find("process_questions", asked.words, asked.word_set) or (
+                    said_before is not None and "decision_process" in said_before.labels):
+                continue  # "How long does that usually take?" about the approvals: a step's length, not an impact
             found = NUMBER.search(rl.words)
             cue = found.group(0).strip() if found else None
         else:
             cue = reading.find(holds, rl.words, rl.word_set)
+            if not cue and label == "critical_event":
+                cue = specific_date(rl.words)  # "When do they meet next?" - "First Tuesday, so the fourth."
         if cue:
             reading.add(label, rl, rl.line.text, reason.format(cue=cue), cue)
 

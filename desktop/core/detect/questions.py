@@ -109,7 +109,7 @@ def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozens
 # A question that starts inside a run-on line: only the forms no statement takes
 _RUN_ON = re.compile(r" (?:who else|who would|who will|who's going|what would you|what do you|what does your|how do you|"
                      r"how would you|how does your|when do you|when would you|why do you|where do you|what are you|"
-                     r"how are you|what's your|how (?:much|many|long|often)(?: \S+){0,3} (?:do|does|did|are|is|would|will|can) "
+                     r"how are you|what's your|(?:can|could|would) you (?:send|share|show|give|email|walk|set)|how (?:much|many|long|often)(?: \S+){0,3} (?:do|does|did|are|is|would|will|can) "
                      r"(?:you|your|they|we))(?= )")
 _SHORT_ASK = re.compile(r" \S+(?: \S+)? (?:how|why|where|when) ")
 

@@ -16,7 +16,10 @@ from __future__ import annotations
 
 from desktop.core.detect.lines import Reading, ReadLine, quote_of
 from desktop.core.detect.model import CUSTOMER, REP, UNKNOWN
-from desktop.core.detect.text import specific_date
+from desktop.core.detect.text import MONTHS, WEEKDAYS, specific_date
+
+# "I'll ping you in January": a time is named, if not a date; the step is not vague
+_NAMED_TIMES = frozenset(MONTHS + WEEKDAYS + ["q1", "q2", "q3", "q4"])
 
 REPLY_WINDOW_MS = 30_000  # a reply later than this is not an answer to the deferral
 
@@ -184,7 +187,7 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
             if reply and before is not None and before.role not in (rl.role, UNKNOWN) and (
                     before.index in deferrals or before.index in vague):
                 cue = reply
-        if cue and not specific_date(rl.words):
+        if cue and not specific_date(rl.words) and rl.word_set.isdisjoint(_NAMED_TIMES):
             vague.add(rl.index)
             reading.add("next_step_vague", rl, rl.line.text,
                         f"a next step with no date or owner ('{cue}'): nobody knows when it happens", cue)
