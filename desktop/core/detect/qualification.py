@@ -18,6 +18,7 @@ from desktop.core.detect.text import NUMBER, content_words, specific_date
 # A month in the past ("fees went up in January") or a call-back ("call me back in the fall") forces nothing.
 _NOT_AN_EVENT = frozenset("went was were had looked tried did last ago used revisit back".split())
 _PERCENT = re.compile(r" \d[\d.]*% ")
+_PERCENT_WORDS = re.compile(r"%| percent ")
 _DOLLARS = re.compile(r" (?:\$\d[\d.]*(?:k|m)?|\d[\d.]*k) ")  # $25000, $2.5m, 30k
 
 REASONS = {
@@ -65,9 +66,12 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         money = find("money_rates", words)
     discount = find("discounts", words)  # "ten percent off for a two-year term": a price, not a metric
     impact = find("money_as_impact", words) if money else None
+    offer = find("price_offers", words) if money is None else None  # "we could get to six and a half"
     if role == REP:
         if discount:
             out["price"] = discount
+        elif offer:
+            out["price"] = offer
         elif money and not impact and (find("price", words) or find("price_words", words)):
             out["price"] = money
         return out
@@ -77,12 +81,14 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
     metric = None if discount else (find("metrics", counted) or (_PERCENT.search(counted) or [None])[0])
     if metric and money and not impact and find("price_words", line_words or words) and not find("metrics", money_free(words, money)):
         metric = None  # "forty nine per screen, we'd need six screens": what it costs, not what it is worth
+    if metric and _PERCENT_WORDS.search(f" {metric.strip()} ") and find("price_nouns", words):
+        out["price"], metric = metric.strip(), None  # "our renewal quote went up forty percent": what it costs
     if metric:
         out["metrics"] = metric.strip()
     elif money and impact:
         out["metrics"] = f"{money} … {impact}"
-    if discount:
-        out["price"] = discount
+    if discount or offer:
+        out["price"] = discount or offer
     buyer = find("economic_buyer", words)
     if not buyer:
         title = find("buyer_titles", words)
@@ -169,6 +175,20 @@ def _conditional(words: str, cue: str) -> bool:
 _IF = frozenset(("if", "unless", "assuming"))
 
 
+_NAME = re.compile(r"(?<=[\s,])(?:Ms|Mr|Mrs|Dr)?\.?\s?([A-Z][a-z]+)")
+_NOT_NAMES = frozenset("I I'm I'll I'd I've It It's The That This We Our And But So Yes No Not".split())
+
+
+def _named(text: str) -> str | None:
+    """A person named in a short answer ("Our general counsel, Ms. Obi."): a capitalised word after the first."""
+    if len(text.split()) > 10:
+        return None
+    for found in _NAME.finditer(text):
+        if found.group(1) not in _NOT_NAMES:
+            return found.group(1)
+    return None
+
+
 def money_free(words: str, money: str) -> str:
     return words.replace(f" {money} ", " ", 1)
 
@@ -214,8 +234,9 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
     if asked is None or not rl.sentences:
         return
     head = rl.sentences[0].words
-    if len(rl.words.split()) < 3 or reading.find("no_answer", " " + " ".join(head.split()[:1]) + " "):
-        return  # "It is.", "No, not really."
+    if (len(rl.words.split()) < 3 and not specific_date(rl.words)) or reading.find(
+            "no_answer", " " + " ".join(head.split()[:1]) + " "):
+        return  # "It is.", "No, not really." ("July first." answers "when?")
     said_before = reading.previous_of_role(asked.index, CUSTOMER, within=1)
     if (asked.question[0] == "open" and said_before is not None and "pain" in said_before.labels
             and (said_before.index, "pain") not in reading.threaded and "pain" not in rl.labels
@@ -244,6 +265,8 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
             cue = found.group(0).strip() if found else None
         else:
             cue = reading.find(holds, rl.words, rl.word_set)
+            if not cue and label == "economic_buyer":
+                cue = _named(rl.sentences[0].text)  # "Our general counsel, Ms. Obi."
             if not cue and label == "critical_event":
                 cue = specific_date(rl.words)  # "When do they meet next?" - "First Tuesday, so the fourth."
         if cue:

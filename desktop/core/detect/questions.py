@@ -180,6 +180,8 @@ def _style(s: Sentence, core: str, built: bool, book: PhraseBook) -> tuple[str, 
         return "open", opener
     if tokens and tokens[0] in WH and not core.startswith(" how about "):
         return "open", " ".join(tokens[:2])
+    if tokens and tokens[-1] in WH and len(tokens) <= 4:
+        return "open", tokens[-1]  # "chaotic how", "hated it why"
     if s.asks and tokens and tokens[0] not in AUX and len(tokens) <= 6:
         asked = next((t for t in tokens if t in WH), None)
         if asked:  # "Slower in what way?", "And that's based on what?"

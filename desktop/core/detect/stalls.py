@@ -81,6 +81,13 @@ def _replies(reading: Reading, rl: ReadLine) -> list[ReadLine]:
     return out
 
 
+def _offered(reading: Reading, answer: ReadLine) -> bool:
+    """The rep's line before the customer's answer offered a next step ("Shall I put together a summary?")."""
+    offer = reading.previous_of_role(answer.index, REP, within=1)
+    return offer is not None and offer.question is not None and bool(
+        reading.find("next_step_action", offer.words, offer.word_set))
+
+
 def _commits_dated(reading: Reading, rl: ReadLine) -> bool:
     """'I'll review it with our finance lead on Friday': the customer's own next step, with its date."""
     return bool((reading.find("next_step_action", rl.words, rl.word_set) or _commits(reading, rl))
@@ -168,6 +175,11 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
             confirmed.add(rl.index)
             reading.add("next_step_confirmed", rl, rl.line.text,
                         f"the rep confirms the date the customer agreed ('{date}')", date)
+        elif before is not None and before.index not in skip and _agrees(reading, before) and _offered(reading, before):
+            # "Would it help if I put together a summary?" - "Yes, that would help." - "You'll have it by the ninth."
+            confirmed.add(rl.index)
+            reading.add("next_step_confirmed", rl, rl.line.text,
+                        f"the customer took up the rep's offer and the rep puts a date on it ('{date}')", date)
         elif asked_for and not disagrees and not (first is not None and reading.find("disagreement", first.words,
                                                                                       first.word_set)):
             confirmed.add(rl.index)
