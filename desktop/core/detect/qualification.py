@@ -140,7 +140,8 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
 
 
 _BUT = frozenset(("sounds good but", "looks good but", "sounds great but", "that's great but", "i like it but",
-                  "that's fine but", "i hear you but", "i get that but", "not sure", "unsure"))
+                  "that's fine but", "i hear you but", "i get that but", "not sure", "unsure", "maybe but", "possibly but",
+                  "yeah but", "yes but", "okay but", "ok but", "true but", "fair but", "i see but", "perhaps but"))
 
 # "We use Mindbody", "signed a two-year deal with FreightHub", "we trialled Loop": a tool named by its capitals
 _TOOL = re.compile(r"\b(?:we|they|we're|they're|we've|i|team|teams|staff|everyone|currently|already|still|also)\s+"
