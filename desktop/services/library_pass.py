@@ -25,8 +25,12 @@ CHILD_FROM = 200
 
 def _child(conn, store_path: str, ids: list[int]) -> None:
     """In the child: the answer for each call, sent as plain strings (nothing written here)."""
+    import os
+
     from desktop.services import suggestions
 
+    if hasattr(os, "nice"):
+        os.nice(10)  # background work: the window (and the coach's playback) get the processor first
     store = Store(Path(store_path))
     try:
         for call_id in ids:

@@ -70,8 +70,8 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
     if role == REP:
         if discount:
             out["price"] = discount
-        elif offer:
-            out["price"] = offer
+        elif offer or find("rep_price", words):
+            out["price"] = offer or find("rep_price", words)  # "four percent of collected revenue"
         elif money and not impact and (find("price", words) or find("price_words", words)):
             out["price"] = money
         return out
@@ -251,8 +251,9 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
                 label == "price" and "economic_buyer" in rl.labels):  # "I do, but over fifty thousand our CFO signs"
             continue  # "That must be frustrating, isn't it?" - "It is." names no pain of its own
         about = reading.find(topic, asked.words, asked.word_set)
-        if not about:
-            continue
+        if not about or (label == "decision_process" and reading.find("timeline_questions", asked.words,
+                                                                           asked.word_set)):
+            continue  # "When does the board meet?" asks for a date, not for a step
         if holds is None:
             cue = quote_of(rl.sentences[0].text, 40)
         elif holds == "{money}":

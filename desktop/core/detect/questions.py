@@ -86,7 +86,7 @@ def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozens
     if not built:
         # "Nina, what does the process look like?", "Before I show anything, what prompted...": the question
         # starts after a name or a lead-in
-        for clause in (_clauses(s.text, book) if "," in s.text else ()):
+        for clause in (_clauses(s.text, book) if ("," in s.text or ":" in s.text or ";" in s.text) else ()):
             if _built_as_question(clause) and (s.asks or clause.split()[0] not in RELATIVE):
                 core, built = clause, True
                 break
@@ -132,7 +132,7 @@ def _clauses(text: str, book: PhraseBook) -> list[str]:
     """The words after each comma, fillers stripped."""
     from desktop.core.detect.text import words_of
 
-    parts = text.split(",")[1:]
+    parts = re.split(r"[,:;]", text)[1:]  # "Back to quality: how are you tracking defects?"
     return [strip_fillers(words_of(part), book) for part in parts if part.strip()]
 
 
