@@ -13,7 +13,7 @@ import re
 
 from desktop.core.detect.lines import Reading, ReadLine, quote_of
 from desktop.core.detect.model import CUSTOMER, REP
-from desktop.core.detect.text import NUMBER, content_words, specific_date
+from desktop.core.detect.text import NUMBER, ORDINAL, content_words, specific_date
 
 # A month in the past ("fees went up in January") or a call-back ("call me back in the fall") forces nothing.
 _NOT_AN_EVENT = frozenset("went was were had looked tried did last ago used revisit back".split())
@@ -139,7 +139,7 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
     return out
 
 
-_BUT = frozenset(("sounds good but", "looks good but", "sounds great but", "that's great but", "i like it but",
+_BUT = frozenset(("sounds nice but", "looks nice but", "seems nice but", "that's nice but", "sounds good but", "looks good but", "sounds great but", "that's great but", "i like it but",
                   "that's fine but", "i hear you but", "i get that but", "not sure", "unsure", "maybe but", "possibly but",
                   "yeah but", "yes but", "okay but", "ok but", "true but", "fair but", "i see but", "perhaps but"))
 
@@ -174,6 +174,7 @@ def _conditional(words: str, cue: str) -> bool:
 
 
 _IF = frozenset(("if", "unless", "assuming"))
+_DAY_OF_MONTH = re.compile(r" the " + ORDINAL + r" ")
 
 
 _NAME = re.compile(r"(?<=[\s,])(?:Ms|Mr|Mrs|Dr)?\.?\s?([A-Z][a-z]+)")
@@ -270,7 +271,8 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
             if not cue and label == "economic_buyer":
                 cue = _named(rl.sentences[0].text)  # "Our general counsel, Ms. Obi."
             if not cue and label == "critical_event":
-                cue = specific_date(rl.words)  # "When do they meet next?" - "First Tuesday, so the fourth."
+                # "When do they meet next?" - "First Tuesday, so the fourth.", "The twenty third."
+                cue = specific_date(rl.words) or (_DAY_OF_MONTH.search(rl.words) or [None])[0]
         if cue:
             reading.add(label, rl, rl.line.text, reason.format(cue=cue), cue)
 

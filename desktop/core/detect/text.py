@@ -65,6 +65,7 @@ MONTHS = ("january february march april may june july august september october n
 _ORDINAL = (r"(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
             r"eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|"
             r"thirtieth|twenty \w+|thirty first)")
+ORDINAL = _ORDINAL  # a day of the month in words or digits ("the twenty third", "the 3rd")
 _CLOCK_NUMBER = r"(?:\d{1,2}(?::?\d\d)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|noon)"
 # A date or time someone can put in a calendar; "next quarter" or "soon" are not one.
 SPECIFIC_DATE = re.compile(
