@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from desktop.core.detect.text import NUMBER
+from desktop.core.detect.text import NUMBER, NUMBER_WORDS
 from desktop.errors import CallmarkError
 
 _NUMBER_BODY = NUMBER.pattern[1:-1]  # without its own surrounding spaces
@@ -46,6 +46,28 @@ def _token_pattern(token: str) -> tuple[str, set[str] | None]:
     if optional:
         return f"(?:{body})?", None
     return body, literal
+
+
+_NUMBER_WORDS = frozenset(NUMBER_WORDS)
+_HAS_NUMBER: dict[frozenset, bool] = {}
+
+
+def has_number(word_set: frozenset | set) -> bool:
+    """Whether a line's words hold a number, in digits or words (asked by many phrases per line: kept)."""
+    found = _HAS_NUMBER.get(word_set) if isinstance(word_set, frozenset) else None
+    if found is None:
+        found = not _NUMBER_WORDS.isdisjoint(word_set) or any(w[:1].isdigit() or w[:1] == "$" for w in word_set)
+        if isinstance(word_set, frozenset):
+            if len(_HAS_NUMBER) > 20000:
+                _HAS_NUMBER.clear()
+            _HAS_NUMBER[word_set] = found
+    return found
+
+
+@lru_cache(maxsize=4096)  # the pain and the objection lists ask about the same sentence
+def stems_of(words: str) -> tuple[tuple[str, str], ...]:
+    """(stem, word) for each word of five letters or more, in order."""
+    return tuple((stem(w), w) for w in words.split() if len(w) > 4)
 
 
 @lru_cache(maxsize=65536)  # a call repeats its words: each is cut once
@@ -110,7 +132,7 @@ class PhraseGroup:
             patterns.append(body)
             plain = not any(c in phrase for c in "/*?{")
             checks.append(f" {phrase} " if plain else re.compile(" " + body))
-            required.append(tuple(needs))
+            required.append((tuple(needs), "{n}" in phrase))
             if first is None:
                 always = True
                 keyless.append(n)
@@ -129,8 +151,8 @@ class PhraseGroup:
         if self._regex is None:
             self._compile()
         stems = self._stems
-        for word in words.split():
-            if len(word) > 4 and stem(word) in stems:
+        for cut, word in stems_of(words):
+            if cut in stems:
                 return word
         return None
 
@@ -180,7 +202,10 @@ class PhraseGroup:
                 if check in words:
                     return check.strip()
             else:
-                for needed in self._required[n]:
+                needs, numbered = self._required[n]
+                if numbered and not has_number(word_set):
+                    continue  # "{n} hours a week" in a line without a number
+                for needed in needs:
                     if needed.isdisjoint(word_set):
                         break  # a word the phrase cannot do without is not in the line: no pattern to run
                 else:
@@ -218,13 +243,8 @@ class PhraseBook:
                     for key in keys:
                         index.setdefault(key, set()).add(name)
             self._index, self._always = index, frozenset(always)
-        index = self._index
-        found = set(self._always)
-        for word in word_set:
-            names = index.get(word)
-            if names:
-                found |= names
-        return frozenset(found)
+        hits = [names for names in map(self._index.get, word_set) if names]
+        return self._always.union(*hits) if hits else self._always
 
     def add_file(self, path: Path, *, known_only: bool) -> None:
         try:

@@ -13,6 +13,7 @@ import re
 
 from desktop.core.detect.lines import Reading, ReadLine, quote_of
 from desktop.core.detect.model import CUSTOMER, REP
+from desktop.core.detect.phrases import has_number
 from desktop.core.detect.text import NUMBER, ORDINAL, content_words, specific_date
 
 # A month in the past ("fees went up in January") or a call-back ("call me back in the fall") forces nothing.
@@ -45,6 +46,8 @@ def _without(reading: Reading, words: str, negations: str, ws: frozenset) -> str
 
 
 def _money(reading: Reading, words: str, ws: frozenset) -> str | None:
+    if not has_number(ws):
+        return None  # every amount has a number in it
     found = reading.find("money", words, ws)
     if found:
         return found
@@ -60,6 +63,8 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         return groups[name].find(text, ws) if name in cands else None  # the sentence's words: lists without any of them are skipped
 
     out: dict[str, str] = {}
+    if role == REP and not has_number(ws):
+        return out  # the rep's lines count for price only, and a price has a number
     money = _money(reading, words, ws)
     # "forty nine a month per screen" is an amount only where the line talks about paying ("our plan", "the fees")
     if not money and find("price_words", line_words or words) and find("money_rates", words):
@@ -116,11 +121,11 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         if when and not find("deferral_horizons", words) and not reading.find("deferral", words, ws):
             out["critical_event"] = when
     if not asks:
-        cleaned = _without(reading, words, "pain_negations", ws)
+        cleaned = _without(reading, words, "pain_negations", ws) if "pain_negations" in cands else words
         pain = find("pain", cleaned) or groups["pain"].find_inflected(cleaned)
         if pain and not _conditional(cleaned, pain):
             out["pain"] = pain
-    cleaned = _without(reading, words, "objection_negations", ws)
+    cleaned = _without(reading, words, "objection_negations", ws) if "objection_negations" in cands else words
     objection = find("objection", cleaned) or groups["objection"].find_inflected(cleaned)
     if objection and _conditional(cleaned, objection):
         objection = None  # "if we're not ready, we're locked in": what would happen, not a push back
