@@ -42,12 +42,22 @@ def sentences(text: str) -> list[Sentence]:
     match, and one set per line is cheaper than one per sentence.
     """
     pieces = []
-    for piece in _SENTENCE_END.split(text.strip()):
-        piece = piece.strip()
+    text = text.strip()
+    prepared = text.lower().translate(_QUOTES)  # once a line, not once a sentence
+    if len(prepared) != len(text):  # a letter whose lower case is longer: cut each sentence on its own
+        prepared = None
+    start = 0
+    for end in [m.start() for m in _SENTENCE_END.finditer(text)] + [len(text)]:
+        piece = text[start:end].strip()
         if piece:
-            words = words_of(piece)
+            if prepared is None:
+                words = words_of(piece)
+            else:
+                joined = " ".join(_TOKEN.findall(prepared[start:end]))
+                words = f" {joined.replace(',', '') if ',' in joined else joined} "
             if len(words) > 2:
                 pieces.append((piece, words))
+        start = end
     if not pieces:
         return []
     word_set = frozenset("".join(w for _p, w in pieces).split())
