@@ -147,6 +147,14 @@ def _cached(store: Store, call_id: int) -> tuple | None:
 
 def refresh(store: Store, call_id: int) -> CallSuggestions:
     """Run the pass on the call's current transcript unless the cache already holds its findings."""
+    result = compute(store, call_id)
+    if result.ran:
+        save_cache(store, result.call_id, result.transcript_id, result.fingerprint, *cache_json(result))
+    return result
+
+
+def compute(store: Store, call_id: int) -> CallSuggestions:
+    """The pass's answer for the call (from the cache when nothing changed), without writing anything."""
     transcript_id, lines = _lines(store, call_id)
     roles = call_roles(store, call_id)
     book = phrase_book(store)
@@ -158,18 +166,29 @@ def refresh(store: Store, call_id: int) -> CallSuggestions:
                                Figures(figs["values"], figs.get("reasons", {})), ran=False)
     findings = detect(lines, roles, book)
     figures = conversation_figures(lines, roles, findings)
-    _save_cache(store, call_id, transcript_id, print_, findings, figures)
     return CallSuggestions(call_id, transcript_id, print_, findings, figures, ran=True)
 
 
-def _save_cache(store: Store, call_id: int, transcript_id: int | None, print_: str, findings: list[Finding],
-                figures: Figures) -> None:
+def cache_json(result: CallSuggestions) -> tuple[str, str]:
+    """The findings and figures as the cache keeps them."""
     import json
 
+    return (json.dumps([f.to_json() for f in result.findings], ensure_ascii=False),
+            json.dumps({"values": result.figures.values, "reasons": result.figures.reasons}, ensure_ascii=False))
+
+
+def save_cache(store: Store, call_id: int, transcript_id: int | None, print_: str, findings_json: str,
+               figures_json: str) -> None:
+    save_caches(store, [(call_id, transcript_id, print_, findings_json, figures_json)])
+
+
+def save_caches(store: Store, rows: list[tuple]) -> None:
+    """(call_id, transcript_id, fingerprint, findings JSON, figures JSON) for each call, in one transaction."""
     from sqlalchemy import text
 
     from db.base import utcnow
 
+    at = utcnow()
     # One statement with the JSON written here: the ORM's JSON type copies every finding to track changes.
     with store.write() as session:
         session.execute(text(
@@ -177,10 +196,8 @@ def _save_cache(store: Store, call_id: int, transcript_id: int | None, print_: s
             "VALUES (:call, :transcript, :print, :findings, :figures, :at) ON CONFLICT (call_id) DO UPDATE SET "
             "transcript_id = excluded.transcript_id, fingerprint = excluded.fingerprint, "
             "findings = excluded.findings, figures = excluded.figures, computed_at = excluded.computed_at"),
-            {"call": call_id, "transcript": transcript_id, "print": print_,
-             "findings": json.dumps([f.to_json() for f in findings], ensure_ascii=False),
-             "figures": json.dumps({"values": figures.values, "reasons": figures.reasons}, ensure_ascii=False),
-             "at": utcnow()})
+            [{"call": call_id, "transcript": transcript_id, "print": print_, "findings": findings,
+              "figures": figures, "at": at} for call_id, transcript_id, print_, findings, figures in rows])
 
 
 def after_transcript_change(store: Store, call_id: int) -> CallSuggestions | None:
@@ -209,10 +226,19 @@ class LibraryProgress:
     found: int
 
 
-def refresh_library(store: Store) -> Iterator[LibraryProgress]:
-    """The pass over every call with a transcript, one call at a time, yielding progress."""
+def refresh_library(store: Store, child_from: int | None = None) -> Iterator[LibraryProgress]:
+    """The pass over every call with a transcript, one call at a time, yielding progress.
+
+    A long pass reads in a child process (desktop.services.library_pass), so the window's process
+    only writes the results; a short one is not worth the child's start-up and runs here.
+    """
+    from desktop.services.library_pass import CHILD_FROM, refresh_in_child
+
     ids = [r[0] for r in store.reader().execute(
         'SELECT DISTINCT call_id FROM "transcript" WHERE is_current = 1 ORDER BY call_id')]
+    if len(ids) >= (CHILD_FROM if child_from is None else child_from):
+        yield from refresh_in_child(store, ids)
+        return
     for done, call_id in enumerate(ids, start=1):
         result = refresh(store, call_id)
         yield LibraryProgress(done, len(ids), call_id, result.ran, len(result.findings))

@@ -33,6 +33,7 @@ def _with_roles(path: Path, calls: int) -> None:
 def _timed_pass(app, store) -> tuple[float, list[float]]:
     from PySide6.QtCore import QTimer
 
+    from desktop.services.library_pass import paced
     from desktop.services.suggestions import refresh_library
     from desktop.ui.tasks import run_task
 
@@ -49,8 +50,8 @@ def _timed_pass(app, store) -> tuple[float, list[float]]:
     timer.timeout.connect(tick)
     done = []
 
-    def every_call():
-        yield from refresh_library(store)
+    def every_call():  # as the window runs it (desktop.ui.controllers.suggestions.run_over_library)
+        return (yield from paced(refresh_library(store)))
 
     started = time.perf_counter()
     timer.start()

@@ -42,6 +42,8 @@ def read_follow_up(reading: Reading) -> None:
         while i < len(lines) and lines[i].role == CUSTOMER:
             turn.append(lines[i])
             i += 1
+        if any("next_step_confirmed" in rl.labels for rl in turn):
+            continue  # "I'll get our owner to sign it this week": the customer closes; nothing to dig into
         named = [(label, rl) for rl in turn for label in TRIGGERS if label in rl.labels]
         if not named or i >= len(lines) or lines[i].role != REP:
             continue

@@ -18,9 +18,10 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
-from desktop.core.detect.text import NUMBER
+from desktop.core.detect.text import NUMBER, NUMBER_WORDS
 from desktop.errors import CallmarkError
 
 _NUMBER_BODY = NUMBER.pattern[1:-1]  # without its own surrounding spaces
@@ -47,6 +48,29 @@ def _token_pattern(token: str) -> tuple[str, set[str] | None]:
     return body, literal
 
 
+_NUMBER_WORDS = frozenset(NUMBER_WORDS)
+_HAS_NUMBER: dict[frozenset, bool] = {}
+
+
+def has_number(word_set: frozenset | set) -> bool:
+    """Whether a line's words hold a number, in digits or words (asked by many phrases per line: kept)."""
+    found = _HAS_NUMBER.get(word_set) if isinstance(word_set, frozenset) else None
+    if found is None:
+        found = not _NUMBER_WORDS.isdisjoint(word_set) or any(w[:1].isdigit() or w[:1] == "$" for w in word_set)
+        if isinstance(word_set, frozenset):
+            if len(_HAS_NUMBER) > 20000:
+                _HAS_NUMBER.clear()
+            _HAS_NUMBER[word_set] = found
+    return found
+
+
+@lru_cache(maxsize=4096)  # the pain and the objection lists ask about the same sentence
+def stems_of(words: str) -> tuple[tuple[str, str], ...]:
+    """(stem, word) for each word of five letters or more, in order."""
+    return tuple((stem(w), w) for w in words.split() if len(w) > 4)
+
+
+@lru_cache(maxsize=65536)  # a call repeats its words: each is cut once
 def stem(word: str) -> str:
     """A word without its -ing, -ed, -es, -s and a final e: struggled, struggles, struggle -> struggl."""
     for suffix in ("ing", "ed", "es", "s"):
@@ -79,6 +103,7 @@ class PhraseGroup:
     _by_key: dict | None = None
     _checks: list | None = None
     _keyless: list | None = None
+    _required: list | None = None
     _stems: dict | None = None
 
     def add(self, phrases: Iterable[str]) -> None:
@@ -93,17 +118,21 @@ class PhraseGroup:
         by_key: dict[str, list[int]] = {}
         checks: list = []  # per phrase: " literal " to test with `in`, or its own compiled pattern
         keyless: list[int] = []
+        required: list = []  # per phrase: each word set the line must meet before its pattern is tried
         for n, phrase in enumerate(self.phrases):
-            body, first = "", None
+            body, first, needs = "", None, []
             for token in phrase.split(" "):
                 part, literal = _token_pattern(token)
                 body += part
+                if literal is not None:
+                    needs.append(frozenset(literal))
                 # a word the phrase cannot match without: the rarest of them skips the most lines
                 if literal is not None and (first is None or _rarity(literal) > _rarity(first)):
                     first = literal
             patterns.append(body)
             plain = not any(c in phrase for c in "/*?{")
             checks.append(f" {phrase} " if plain else re.compile(" " + body))
+            required.append((tuple(needs), "{n}" in phrase))
             if first is None:
                 always = True
                 keyless.append(n)
@@ -114,7 +143,7 @@ class PhraseGroup:
         self._regex = re.compile(" (?:" + "|".join(patterns) + ")") if patterns else re.compile(r"(?!x)x")
         self._keys = None if always else frozenset(keys)
         self._key_set = frozenset(keys)
-        self._by_key, self._checks, self._keyless = by_key, checks, keyless
+        self._by_key, self._checks, self._keyless, self._required = by_key, checks, keyless, required
         self._stems = {stem(p): p for p in self.phrases if " " not in p and not any(c in p for c in "/*?{")}
 
     def find_inflected(self, words: str) -> str | None:
@@ -122,8 +151,8 @@ class PhraseGroup:
         if self._regex is None:
             self._compile()
         stems = self._stems
-        for word in words.split():
-            if len(word) > 4 and stem(word) in stems:
+        for cut, word in stems_of(words):
+            if cut in stems:
                 return word
         return None
 
@@ -158,19 +187,31 @@ class PhraseGroup:
         if word_set is None:
             found = self._regex.search(words)
             return found.group(0).strip() if found else None
-        hits = self._key_set & word_set
-        if not hits and not self._keyless:
-            return None
-        tried = sorted({n for key in hits for n in self._by_key[key]} | set(self._keyless))
+        hits = self._key_set.intersection(word_set)
+        if not hits:
+            if not self._keyless:
+                return None
+            tried = self._keyless
+        elif len(hits) == 1 and not self._keyless:
+            tried = self._by_key[next(iter(hits))]  # already in list order: the common case costs no sort
+        else:
+            tried = sorted(set(self._keyless).union(*(self._by_key[key] for key in hits)))
         for n in tried:
             check = self._checks[n]
             if check.__class__ is str:
                 if check in words:
                     return check.strip()
             else:
-                found = check.search(words)
-                if found:
-                    return found.group(0).strip()
+                needs, numbered = self._required[n]
+                if numbered and not has_number(word_set):
+                    continue  # "{n} hours a week" in a line without a number
+                for needed in needs:
+                    if needed.isdisjoint(word_set):
+                        break  # a word the phrase cannot do without is not in the line: no pattern to run
+                else:
+                    found = check.search(words)
+                    if found:
+                        return found.group(0).strip()
         return None
 
 
@@ -202,13 +243,8 @@ class PhraseBook:
                     for key in keys:
                         index.setdefault(key, set()).add(name)
             self._index, self._always = index, frozenset(always)
-        index = self._index
-        found = set(self._always)
-        for word in word_set:
-            names = index.get(word)
-            if names:
-                found |= names
-        return frozenset(found)
+        hits = [names for names in map(self._index.get, word_set) if names]
+        return self._always.union(*hits) if hits else self._always
 
     def add_file(self, path: Path, *, known_only: bool) -> None:
         try:

@@ -13,11 +13,13 @@ import re
 
 from desktop.core.detect.lines import Reading, ReadLine, quote_of
 from desktop.core.detect.model import CUSTOMER, REP
-from desktop.core.detect.text import NUMBER, content_words, specific_date
+from desktop.core.detect.phrases import has_number
+from desktop.core.detect.text import NUMBER, ORDINAL, content_words, specific_date
 
 # A month in the past ("fees went up in January") or a call-back ("call me back in the fall") forces nothing.
 _NOT_AN_EVENT = frozenset("went was were had looked tried did last ago used revisit back".split())
 _PERCENT = re.compile(r" \d[\d.]*% ")
+_PERCENT_WORDS = re.compile(r"%| percent ")
 _DOLLARS = re.compile(r" (?:\$\d[\d.]*(?:k|m)?|\d[\d.]*k) ")  # $25000, $2.5m, 30k
 
 REASONS = {
@@ -44,6 +46,8 @@ def _without(reading: Reading, words: str, negations: str, ws: frozenset) -> str
 
 
 def _money(reading: Reading, words: str, ws: frozenset) -> str | None:
+    if not has_number(ws):
+        return None  # every amount has a number in it
     found = reading.find("money", words, ws)
     if found:
         return found
@@ -52,24 +56,44 @@ def _money(reading: Reading, words: str, ws: frozenset) -> str | None:
 
 
 def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: frozenset,
-                     cands: frozenset) -> dict[str, str]:
+                     cands: frozenset, line_words: str = "", text: str = "") -> dict[str, str]:
     groups = reading.book.groups
 
     def find(name: str, text: str) -> str | None:
         return groups[name].find(text, ws) if name in cands else None  # the sentence's words: lists without any of them are skipped
 
     out: dict[str, str] = {}
+    if role == REP and not has_number(ws):
+        return out  # the rep's lines count for price only, and a price has a number
     money = _money(reading, words, ws)
+    # "forty nine a month per screen" is an amount only where the line talks about paying ("our plan", "the fees")
+    if not money and find("price_words", line_words or words) and find("money_rates", words):
+        money = find("money_rates", words)
+    discount = find("discounts", words)  # "ten percent off for a two-year term": a price, not a metric
     impact = find("money_as_impact", words) if money else None
+    offer = find("price_offers", words) if money is None else None  # "we could get to six and a half"
     if role == REP:
-        if money and not impact and find("price", words):
+        if discount:
+            out["price"] = discount
+        elif offer or find("rep_price", words):
+            out["price"] = offer or find("rep_price", words)  # "four percent of collected revenue"
+        elif money and not impact and (find("price", words) or find("price_words", words)):
             out["price"] = money
         return out
-    metric = find("metrics", words) or (_PERCENT.search(words) or [None])[0]
+    counted = _without(reading, words, "metrics_negations", ws) if "metrics_negations" in cands else words
+    if money:
+        counted = money_free(counted, money)  # "twenty thousand a year" is an amount, not a rate of anything
+    metric = None if discount else (find("metrics", counted) or (_PERCENT.search(counted) or [None])[0])
+    if metric and money and not impact and find("price_words", line_words or words) and not find("metrics", money_free(words, money)):
+        metric = None  # "forty nine per screen, we'd need six screens": what it costs, not what it is worth
+    if metric and _PERCENT_WORDS.search(f" {metric.strip()} ") and find("price_nouns", words):
+        out["price"], metric = metric.strip(), None  # "our renewal quote went up forty percent": what it costs
     if metric:
         out["metrics"] = metric.strip()
     elif money and impact:
         out["metrics"] = f"{money} … {impact}"
+    if discount or offer:
+        out["price"] = discount or offer
     buyer = find("economic_buyer", words)
     if not buyer:
         title = find("buyer_titles", words)
@@ -82,25 +106,98 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
     elif not buyer and find("price_question", words):  # "owns the budget" names a buyer, not a price
         out["price"] = find("price_question", words)
     for label in ("decision_process", "champion", "competition", "critical_event"):
-        cue = find(label, words)
+        negations = f"{label}_negations"
+        said = _without(reading, words, negations, ws) if negations in groups and negations in cands else words
+        cue = find(label, said)
         if cue:
             out[label] = cue
+    if "competition" not in out and not ws.isdisjoint(_TOOL_VERBS):
+        named = _named_tool(text)  # "We use Mindbody", "a two-year deal with FreightHub"
+        if named:
+            out["competition"] = named
     if "critical_event" not in out and not asks and ws.isdisjoint(_NOT_AN_EVENT) and not specific_date(words):
-        when = find("event_times", words)  # "our contract ends in May", "decisions are made in June"
-        if when and not find("deferral_horizons", words):
+        said = _without(reading, words, "critical_event_negations", ws) if "critical_event_negations" in cands else words
+        when = find("event_times", said)  # "our contract ends in May", "decisions are made in June"
+        if when and not find("deferral_horizons", words) and not reading.find("deferral", words, ws):
             out["critical_event"] = when
     if not asks:
-        cleaned = _without(reading, words, "pain_negations", ws)
+        cleaned = _without(reading, words, "pain_negations", ws) if "pain_negations" in cands else words
         pain = find("pain", cleaned) or groups["pain"].find_inflected(cleaned)
-        if pain:
+        if pain and not _conditional(cleaned, pain):
             out["pain"] = pain
-    cleaned = _without(reading, words, "objection_negations", ws)
+    cleaned = _without(reading, words, "objection_negations", ws) if "objection_negations" in cands else words
     objection = find("objection", cleaned) or groups["objection"].find_inflected(cleaned)
+    if objection and _conditional(cleaned, objection):
+        objection = None  # "if we're not ready, we're locked in": what would happen, not a push back
+    if objection and objection in _BUT and find("deferral", words):
+        objection = None  # "it looks good, but let me think about it": a stall, not a push back
     if objection:
         out["objection"] = objection
+        pain = out.get("pain")
+        if pain and (pain in objection or objection in pain) and (" if " in words or " whether " in words):
+            out.pop("pain")  # one phrase read twice: "if it doesn't work out" is a worry, not a problem they have
         if "price" in out:
             out.pop("pain", None)  # "the price is a problem" pushes back on the price; it is not their pain
+    if "pain" in out and impact and "metrics" in out and " " not in out["pain"] and (
+            out["pain"] in impact or impact in out["pain"]):
+        out.pop("pain")  # "ninety thousand a quarter in wasted steel": the loss is counted, and that is a metric
     return out
+
+
+_BUT = frozenset(("sounds nice but", "looks nice but", "seems nice but", "that's nice but", "sounds good but", "looks good but", "sounds great but", "that's great but", "i like it but",
+                  "that's fine but", "i hear you but", "i get that but", "not sure", "unsure", "maybe but", "possibly but",
+                  "yeah but", "yes but", "okay but", "ok but", "true but", "fair but", "i see but", "perhaps but"))
+
+# "We use Mindbody", "signed a two-year deal with FreightHub", "we trialled Loop": a tool named by its capitals
+_TOOL = re.compile(r"\b(?:we|they|we're|they're|we've|i|team|teams|staff|everyone|currently|already|still|also)\s+"
+                   r"(?:(?:currently|already|still|also|mostly|just)\s+)?"
+                   r"(?:use|uses|used|using|are using|run on|ran on|are on|tried|trialled|trialed|piloted|bought|"
+                   r"licensed|evaluated|(?:switched|moved|migrated)(?: (?:everything|it|us|all|over|our \w+))? to|went with|signed with|signed a [\w-]+(?: [\w-]+)? (?:deal|contract) with|"
+                   r"looked at|are looking at|are talking to|got a quote from|got a demo from|had a demo from)\s+"
+                   r"((?:[A-Z][a-z]*[A-Z0-9][\w]*|[A-Z][a-z]{2,})(?:\s+[A-Z][\w]+)?)")
+_TOOL_VERBS = frozenset("use uses used using on tried trialled trialed piloted bought licensed evaluated switched moved "
+                        "migrated went signed looked looking talking quote demo".split())
+_NOT_TOOLS = frozenset("""I Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July
+August September October November December Excel Email It The This That Our Their A An Paper Spreadsheets Slack Zoom
+CEO CFO CTO CIO COO IT HR Ops Finance Sales Legal Procurement""".split())
+
+
+def _named_tool(text: str) -> str | None:
+    if not text:
+        return None
+    for found in _TOOL.finditer(text):
+        name = found.group(1)
+        if name.split()[0] not in _NOT_TOOLS:
+            return name
+    return None
+
+
+def _conditional(words: str, cue: str) -> bool:
+    """The cue sits in an if-clause: "if nothing gets stuck", "if we're not ready, we're locked in"."""
+    at = words.find(f" {cue} ")
+    return at >= 0 and not _IF.isdisjoint(words[:at].split()[-5:])
+
+
+_IF = frozenset(("if", "unless", "assuming"))
+_DAY_OF_MONTH = re.compile(r" the " + ORDINAL + r" ")
+
+
+_NAME = re.compile(r"(?<=[\s,])(?:Ms|Mr|Mrs|Dr)?\.?\s?([A-Z][a-z]+)")
+_NOT_NAMES = frozenset("I I'm I'll I'd I've It It's The That This We Our And But So Yes No Not".split())
+
+
+def _named(text: str) -> str | None:
+    """A person named in a short answer ("Our general counsel, Ms. Obi."): a capitalised word after the first."""
+    if len(text.split()) > 10:
+        return None
+    for found in _NAME.finditer(text):
+        if found.group(1) not in _NOT_NAMES:
+            return found.group(1)
+    return None
+
+
+def money_free(words: str, money: str) -> str:
+    return words.replace(f" {money} ", " ", 1)
 
 
 def read_qualification(reading: Reading) -> None:
@@ -127,6 +224,7 @@ ANSWERS = (
     ("competition", "competition_questions", None, "asked about other vendors or tools, the customer names one ('{cue}')"),
     ("decision_process", "process_questions", None, "asked how they buy, the customer describes a step ('{cue}')"),
     ("critical_event", "timeline_questions", "time_words", "asked about timing, the customer names a date or event ('{cue}')"),
+    ("price", "spend_questions", "{money}", "asked what they pay or can spend, the customer names an amount ('{cue}')"),
 )
 
 
@@ -143,8 +241,9 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
     if asked is None or not rl.sentences:
         return
     head = rl.sentences[0].words
-    if len(rl.words.split()) < 3 or reading.find("no_answer", " " + " ".join(head.split()[:1]) + " "):
-        return  # "It is.", "No, not really."
+    if (len(rl.words.split()) < 3 and not specific_date(rl.words)) or reading.find(
+            "no_answer", " " + " ".join(head.split()[:1]) + " "):
+        return  # "It is.", "No, not really." ("July first." answers "when?")
     said_before = reading.previous_of_role(asked.index, CUSTOMER, within=1)
     if (asked.question[0] == "open" and said_before is not None and "pain" in said_before.labels
             and (said_before.index, "pain") not in reading.threaded and "pain" not in rl.labels
@@ -154,25 +253,39 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
         reading.add("pain", rl, rl.line.text, f"asked more about the problem, the customer goes on "
                     f"('{quote_of(rl.sentences[0].text, 40)}')", said_before.labels["pain"])
     for label, topic, holds, reason in ANSWERS:
-        if label in rl.labels or (label == "pain" and asked.question[0] != "open"):
+        if label in rl.labels or (label == "pain" and asked.question[0] != "open") or (
+                label == "price" and "economic_buyer" in rl.labels):  # "I do, but over fifty thousand our CFO signs"
             continue  # "That must be frustrating, isn't it?" - "It is." names no pain of its own
         about = reading.find(topic, asked.words, asked.word_set)
-        if not about:
-            continue
+        if not about or (label == "decision_process" and reading.find("timeline_questions", asked.words,
+                                                                           asked.word_set)):
+            continue  # "When does the board meet?" asks for a date, not for a step
         if holds is None:
             cue = quote_of(rl.sentences[0].text, 40)
+        elif holds == "{money}":
+            cue = _money(reading, rl.words, rl.word_set) or (NUMBER.search(rl.words) or [None])[0]
+            cue = cue.strip() if cue else None
         elif holds == "{number}":
+            if reading.find("process_questions", asked.words, asked.word_set) or (
+                    said_before is not None and "decision_process" in said_before.labels):
+                continue  # "How long does that usually take?" about the approvals: a step's length, not an impact
             found = NUMBER.search(rl.words)
             cue = found.group(0).strip() if found else None
         else:
             cue = reading.find(holds, rl.words, rl.word_set)
+            if not cue and label == "economic_buyer":
+                cue = _named(rl.sentences[0].text)  # "Our general counsel, Ms. Obi."
+            if not cue and label == "critical_event":
+                # "When do they meet next?" - "First Tuesday, so the fourth.", "The twenty third."
+                cue = specific_date(rl.words) or (_DAY_OF_MONTH.search(rl.words) or [None])[0]
         if cue:
             reading.add(label, rl, rl.line.text, reason.format(cue=cue), cue)
 
 
 def _read_line(reading: Reading, rl: ReadLine) -> None:
     for s in rl.sentences:
-        for label, cue in _sentence_labels(reading, s.words, rl.role, s.asks, s.word_set, rl.cands).items():
+        for label, cue in _sentence_labels(reading, s.words, rl.role, s.asks, s.word_set, rl.cands, rl.words,
+                                           s.text).items():
             reason = REASONS[label]
             if rl.role == REP:
                 reason = "the rep puts an amount on the product ('{cue}')"

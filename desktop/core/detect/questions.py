@@ -10,6 +10,8 @@ to walk through something, closed otherwise (yes/no or either/or).
 
 from __future__ import annotations
 
+import re
+
 from desktop.core.detect.lines import Reading, ReadLine, quote_of
 from desktop.core.detect.model import CUSTOMER, REP
 from desktop.core.detect.phrases import PhraseBook
@@ -84,10 +86,17 @@ def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozens
     if not built:
         # "Nina, what does the process look like?", "Before I show anything, what prompted...": the question
         # starts after a name or a lead-in
-        for clause in (_clauses(s.text, book) if "," in s.text else ()):
+        for clause in (_clauses(s.text, book) if ("," in s.text or ":" in s.text or ";" in s.text) else ()):
             if _built_as_question(clause) and (s.asks or clause.split()[0] not in RELATIVE):
                 core, built = clause, True
                 break
+    if not (built or asks):
+        # Whisper runs sentences together: "ok that's in the range for our mid tier who else would be involved"
+        inside = _RUN_ON.search(core)
+        if inside and inside.start() > 0:
+            core, built = " " + core[inside.start() + 1:], True
+        elif _SHORT_ASK.fullmatch(core):
+            core, built = core, True  # "chaotic how", "slower why"
     if not (asks or built or book["open_starters"].find(core, ws) or book["closed_starters"].find(core, ws)):
         # "So you'd like dashboards, right" without its question mark is still a question
         tag = _tag(s, core, book)
@@ -96,6 +105,13 @@ def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozens
     style = _style(s, core, built, book)
     return style
 
+
+# A question that starts inside a run-on line: only the forms no statement takes
+_RUN_ON = re.compile(r" (?:who else|who would|who will|who's going|what would you|what do you|what does your|how do you|"
+                     r"how would you|how does your|when do you|when would you|why do you|where do you|what are you|"
+                     r"how are you|what's your|(?:can|could|would) you (?:send|share|show|give|email|walk|set)|how (?:much|many|long|often)(?: \S+){0,3} (?:do|does|did|are|is|would|will|can) "
+                     r"(?:you|your|they|we))(?= )")
+_SHORT_ASK = re.compile(r" \S+(?: \S+)? (?:how|why|where|when) ")
 
 _ASKING: dict[int, frozenset[str]] = {}
 
@@ -116,7 +132,7 @@ def _clauses(text: str, book: PhraseBook) -> list[str]:
     """The words after each comma, fillers stripped."""
     from desktop.core.detect.text import words_of
 
-    parts = text.split(",")[1:]
+    parts = re.split(r"[,:;]", text)[1:]  # "Back to quality: how are you tracking defects?"
     return [strip_fillers(words_of(part), book) for part in parts if part.strip()]
 
 
@@ -164,6 +180,8 @@ def _style(s: Sentence, core: str, built: bool, book: PhraseBook) -> tuple[str, 
         return "open", opener
     if tokens and tokens[0] in WH and not core.startswith(" how about "):
         return "open", " ".join(tokens[:2])
+    if tokens and tokens[-1] in WH and len(tokens) <= 4:
+        return "open", tokens[-1]  # "chaotic how", "hated it why"
     if s.asks and tokens and tokens[0] not in AUX and len(tokens) <= 6:
         asked = next((t for t in tokens if t in WH), None)
         if asked:  # "Slower in what way?", "And that's based on what?"

@@ -15,8 +15,11 @@
 from __future__ import annotations
 
 from desktop.core.detect.lines import Reading, ReadLine, quote_of
-from desktop.core.detect.model import CUSTOMER, REP
-from desktop.core.detect.text import specific_date
+from desktop.core.detect.model import CUSTOMER, REP, UNKNOWN
+from desktop.core.detect.text import MONTHS, WEEKDAYS, specific_date
+
+# "I'll ping you in January": a time is named, if not a date; the step is not vague
+_NAMED_TIMES = frozenset(MONTHS + WEEKDAYS + ["q1", "q2", "q3", "q4"])
 
 REPLY_WINDOW_MS = 30_000  # a reply later than this is not an answer to the deferral
 
@@ -76,6 +79,13 @@ def _replies(reading: Reading, rl: ReadLine) -> list[ReadLine]:
             break
         out.append(nxt)
     return out
+
+
+def _offered(reading: Reading, answer: ReadLine) -> bool:
+    """The rep's line before the customer's answer offered a next step ("Shall I put together a summary?")."""
+    offer = reading.previous_of_role(answer.index, REP, within=1)
+    return offer is not None and offer.question is not None and bool(
+        reading.find("next_step_action", offer.words, offer.word_set))
 
 
 def _commits_dated(reading: Reading, rl: ReadLine) -> bool:
@@ -165,15 +175,31 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
             confirmed.add(rl.index)
             reading.add("next_step_confirmed", rl, rl.line.text,
                         f"the rep confirms the date the customer agreed ('{date}')", date)
+        elif before is not None and before.index not in skip and _agrees(reading, before) and _offered(reading, before):
+            # "Would it help if I put together a summary?" - "Yes, that would help." - "You'll have it by the ninth."
+            confirmed.add(rl.index)
+            reading.add("next_step_confirmed", rl, rl.line.text,
+                        f"the customer took up the rep's offer and the rep puts a date on it ('{date}')", date)
         elif asked_for and not disagrees and not (first is not None and reading.find("disagreement", first.words,
                                                                                       first.word_set)):
             confirmed.add(rl.index)
             reading.add("next_step_confirmed", rl, rl.line.text,
                         f"the customer asked for it and the rep commits to a date ('{date}')", date)
+    vague: set[int] = set()
     for rl in reading.lines:  # "Let's touch base in a few months" may also accept a deferral
         if rl.index in deferrals or rl.index in confirmed or rl.role not in (REP, CUSTOMER):
             continue
         cue = reading.find("vague_next_step", rl.words, rl.word_set)
-        if cue and not specific_date(rl.words):
+        reply = None
+        if not cue:
+            # "Talk soon", "just let me know": a goodbye at the end of a dated plan, but the next step itself
+            # when it answers a deferral or a vague proposal
+            reply = reading.find("vague_replies", rl.words, rl.word_set)
+            before = reading.lines[rl.index - 1] if rl.index else None
+            if reply and before is not None and before.role not in (rl.role, UNKNOWN) and (
+                    before.index in deferrals or before.index in vague):
+                cue = reply
+        if cue and not specific_date(rl.words) and rl.word_set.isdisjoint(_NAMED_TIMES):
+            vague.add(rl.index)
             reading.add("next_step_vague", rl, rl.line.text,
                         f"a next step with no date or owner ('{cue}'): nobody knows when it happens", cue)

@@ -42,12 +42,22 @@ def sentences(text: str) -> list[Sentence]:
     match, and one set per line is cheaper than one per sentence.
     """
     pieces = []
-    for piece in _SENTENCE_END.split(text.strip()):
-        piece = piece.strip()
+    text = text.strip()
+    prepared = text.lower().translate(_QUOTES)  # once a line, not once a sentence
+    if len(prepared) != len(text):  # a letter whose lower case is longer: cut each sentence on its own
+        prepared = None
+    start = 0
+    for end in [m.start() for m in _SENTENCE_END.finditer(text)] + [len(text)]:
+        piece = text[start:end].strip()
         if piece:
-            words = words_of(piece)
+            if prepared is None:
+                words = words_of(piece)
+            else:
+                joined = " ".join(_TOKEN.findall(prepared[start:end]))
+                words = f" {joined.replace(',', '') if ',' in joined else joined} "
             if len(words) > 2:
                 pieces.append((piece, words))
+        start = end
     if not pieces:
         return []
     word_set = frozenset("".join(w for _p, w in pieces).split())
@@ -65,17 +75,19 @@ MONTHS = ("january february march april may june july august september october n
 _ORDINAL = (r"(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
             r"eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|"
             r"thirtieth|twenty \w+|thirty first)")
+ORDINAL = _ORDINAL  # a day of the month in words or digits ("the twenty third", "the 3rd")
 _CLOCK_NUMBER = r"(?:\d{1,2}(?::?\d\d)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|noon)"
 # A date or time someone can put in a calendar; "next quarter" or "soon" are not one.
 SPECIFIC_DATE = re.compile(
     r" (?<!every )(?:(?:next |this |on |by )?(?:" + "|".join(WEEKDAYS) + r")(?= )"
     r"|tomorrow|today|tonight|this (?:afternoon|morning|evening)"
-    r"|end of (?:the )?(?:day|week|month)|eod|eow|(?:this|next) week"
+    r"|end of (?:the )?(?:day|week|month)|eod|eow|(?:this|next) week|(?:over|on|at) the weekend|this weekend"
     r"|(?:" + "|".join(m for m in MONTHS if m != "may") + r"|may) (?:the )?" + _ORDINAL +
     r"|(?:the )?" + _ORDINAL + r" of (?:" + "|".join(MONTHS) + r")"
-    r"|(?:on|for|by) the " + _ORDINAL +
+    r"|(?:on|for|by) the " + _ORDINAL + r"|week of the " + _ORDINAL +
     r"|\d{1,2} ?(?:am|pm)|" + _CLOCK_NUMBER + r" (?:am|pm|a m|p m|o'clock|thirty|fifteen|forty five)"
-    r"|at " + _CLOCK_NUMBER + r"(?= |$)"
+    r"|at " + _CLOCK_NUMBER + r"(?= |$)(?! (?:location|locations|site|sites|point|of|person|people|team|store|stores|"
+    r"office|offices|place|stage|level|time|go|a|the|each|per|once|least|most|all))"
     r"|\d{1,2}/\d{1,2}|in (?:two|three|four|five|\d) (?:days|weeks)) ")
 
 

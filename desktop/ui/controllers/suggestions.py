@@ -126,12 +126,9 @@ class SuggestionsController(QObject):
 
         def every_call():
             from desktop.services import suggestions
+            from desktop.services.library_pass import paced
 
-            ran = 0
-            for step in suggestions.refresh_library(store):
-                ran += step.ran
-                yield step
-            return ran
+            return (yield from paced(suggestions.refresh_library(store)))
 
         def progress(step) -> None:
             if step.ran:

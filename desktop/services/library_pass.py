@@ -1,0 +1,126 @@
+"""The detection pass over a whole library, read in a child process.
+
+Reading thousands of transcripts is pure Python work. On a thread of the window's process it
+shares the interpreter with the GUI thread, and each of its garbage collections (tens of
+milliseconds over the window's heap) holds the GUI still. In a child process the window's side
+is only this loop: take each call's answer and write it to the cache through the store's one
+writer. The child only reads (the cache is checked against its fingerprint on every read, so an
+answer made from a transcript edited meanwhile is simply made again).
+
+Stopping the generator (the task cancelled, the window closing) stops the child.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Iterator
+from pathlib import Path
+
+from db.store import Store
+from desktop.errors import CallmarkError
+
+#: below this many calls the child's start-up (about a second) costs more than it saves
+CHILD_FROM = 200
+
+
+def _child(conn, store_path: str, ids: list[int]) -> None:
+    """In the child: the answer for each call, sent as plain strings (nothing written here)."""
+    import os
+
+    from desktop.services import suggestions
+
+    if hasattr(os, "nice"):
+        os.nice(10)  # background work: the window (and the coach's playback) get the processor first
+    store = Store(Path(store_path))
+    try:
+        for call_id in ids:
+            try:
+                result = suggestions.compute(store, call_id)
+            except Exception as exc:  # noqa: BLE001 - the parent says what went wrong, with the call
+                conn.send(("error", call_id, str(exc) or type(exc).__name__))
+                return
+            if result.ran:
+                findings, figures = suggestions.cache_json(result)
+                conn.send(("ran", call_id, result.transcript_id, result.fingerprint, findings, figures,
+                           len(result.findings)))
+            else:
+                conn.send(("same", call_id, len(result.findings)))
+        conn.send(("done",))
+    finally:
+        store.close()
+        conn.close()
+
+
+def _stop(process) -> None:
+    if process.is_alive():
+        process.terminate()
+        process.join(timeout=1.0)
+    if process.is_alive():
+        process.kill()
+    process.join(timeout=5.0)
+
+
+#: results written to the cache together: one transaction (and one wait for the disk) for many calls
+WRITE_EVERY = 25
+
+
+def refresh_in_child(store: Store, ids: list[int]) -> Iterator:
+    """Yield LibraryProgress for each call as the child reads it; the results go to the cache here."""
+    from desktop.services.suggestions import LibraryProgress, save_caches
+
+    ctx = multiprocessing.get_context("spawn")
+    receiver, sender = ctx.Pipe(duplex=False)
+    process = ctx.Process(target=_child, name="callmark-suggestions", daemon=True,
+                          args=(sender, str(store.path), list(ids)))
+    process.start()
+    sender.close()  # the child's end: its death reads as end-of-file here
+    total = len(ids)
+    rows: list[tuple] = []
+    steps: list[LibraryProgress] = []
+    try:
+        for done in range(1, total + 1):
+            try:
+                message = receiver.recv()
+            except EOFError:
+                raise CallmarkError(f"{store.path}: the pass over the library stopped after {done - 1} of "
+                                    f"{total} calls (its process ended)") from None
+            kind = message[0]
+            if kind == "error":
+                raise CallmarkError(f"call {message[1]}: suggestions not made: {message[2]}")
+            if kind == "ran":
+                _, call_id, transcript_id, print_, findings, figures, found = message
+                rows.append((call_id, transcript_id, print_, findings, figures))
+                steps.append(LibraryProgress(done, total, call_id, True, found))
+            else:
+                _, call_id, found = message
+                steps.append(LibraryProgress(done, total, call_id, False, found))
+            if len(rows) >= WRITE_EVERY or done == total or not receiver.poll():
+                if rows:  # written before the progress that reports them
+                    save_caches(store, rows)
+                    rows = []
+                yield from steps
+                steps = []
+    finally:
+        receiver.close()
+        _stop(process)
+
+
+#: the window is told of progress at most this often: a status line redrawn 5,000 times is work for nothing
+PROGRESS_EVERY_S = 0.1
+
+
+def paced(steps: Iterator, seconds: float = PROGRESS_EVERY_S):
+    """The steps at most one per `seconds` (and always the last); returns how many calls were read anew."""
+    import time
+
+    ran, last, step, shown = 0, float("-inf"), None, True
+    for step in steps:
+        ran += step.ran
+        now = time.monotonic()
+        shown = now - last >= seconds
+        if shown:
+            last = now
+            yield step
+    if step is not None and not shown:
+        yield step
+    return ran
