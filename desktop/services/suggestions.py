@@ -235,8 +235,9 @@ def refresh_library(store: Store, child_from: int | None = None) -> Iterator[Lib
     from desktop.services.library_pass import CHILD_FROM, refresh_in_child
 
     ids = [r[0] for r in store.reader().execute(
-        'SELECT DISTINCT call_id FROM "transcript" WHERE is_current = 1 ORDER BY call_id')]
-    if len(ids) >= (CHILD_FROM if child_from is None else child_from):
+        'SELECT DISTINCT call_id FROM "transcript" WHERE is_current ORDER BY call_id')]
+    # A team store's connection is the server's, not a file a child could open: read here.
+    if store.dialect == "sqlite" and len(ids) >= (CHILD_FROM if child_from is None else child_from):
         yield from refresh_in_child(store, ids)
         return
     for done, call_id in enumerate(ids, start=1):

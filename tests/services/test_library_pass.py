@@ -84,3 +84,12 @@ def test_progress_reaches_the_window_at_most_ten_times_a_second_and_always_at_th
         ran = stop.value
     assert [s.done for s in shown] == [1, 1000], "the first at once, then nothing for an hour, then the last"
     assert ran == 500, "every call read anew is counted, shown or not"
+
+
+@pytest.mark.both_stores
+def test_a_long_pass_on_a_team_store_reads_in_this_process(store, library):
+    """A team store's connection is the server's: no child can open it, so the pass reads here, the same."""
+    progress = list(suggestions.refresh_library(store, child_from=1))
+    assert [p.done for p in progress] == [1, 2, 3] and progress[-1].total == 3
+    assert set(_cache(store)) == set(library)
+    assert {"deferral", "deferral_accepted"} <= {f["label"] for f in _cache(store)[library[1]][1]}
