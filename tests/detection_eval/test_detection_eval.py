@@ -69,15 +69,18 @@ def test_a_folder_without_truth_is_refused_by_name(tmp_path):
     assert out.returncode == 1 and "lonely.truth.json: missing" in out.stderr
 
 
-@pytest.mark.parametrize("name", ["blind", "after"])
-def test_the_sets_never_tuned_on_are_measured_and_do_not_fall_back(name):
+@pytest.mark.parametrize("name, a_floor, b_floor", [("blind", (0.80, 0.75), (0.45, 0.40)),
+                                                     ("after", (0.80, 0.75), (0.45, 0.40)),
+                                                     ("fresh", (0.72, 0.70), (0.45, 0.48))])
+def test_the_sets_never_tuned_on_are_measured_and_do_not_fall_back(name, a_floor, b_floor):
     """`blind` was labelled by a coach from the method's text before the rules existed; `after` by another,
-    after them; neither was ever looked at while writing the rules. Their figures are reported in the issue
-    (the goals are not met on them yet); these floors only catch a rule change that makes them worse."""
+    after them; `fresh` by a third, from the method's text only, while the rules were being widened, and
+    first read after. None was ever looked at while writing the rules. Their figures are reported in the
+    issue (the goals are not met on them yet); these floors only catch a rule change that makes them worse."""
     folder = Path(__file__).parent / name
     assert len(list(folder.glob("*.vtt"))) >= 20
     out = subprocess.run([sys.executable, "-m", "tests.detection_eval", str(folder), "--json"], cwd=REPO,
                          capture_output=True, text=True, timeout=300, check=True)
     a, b = json.loads(out.stdout)["groups"]["A"], json.loads(out.stdout)["groups"]["B"]
-    assert a["precision"] >= 0.80 and a["recall"] >= 0.75
-    assert b["precision"] >= 0.45 and b["recall"] >= 0.40
+    assert a["precision"] >= a_floor[0] and a["recall"] >= a_floor[1]
+    assert b["precision"] >= b_floor[0] and b["recall"] >= b_floor[1]
