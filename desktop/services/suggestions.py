@@ -288,7 +288,7 @@ def why_none(store: Store, call_id: int) -> str | None:
     from desktop.services.rows import current_transcript_id
 
     if current_transcript_id(store, call_id) is None:
-        return "has no transcript yet; run `callmark transcribe` or import one first"
+        return "has no transcript yet: they are read from it once it is made or imported"
     roles = call_roles(store, call_id)
     if not any(role in (REP, CUSTOMER) for role in roles.values()):
         return ("no speaker has a role, so nothing can be read as the rep's or the customer's; "

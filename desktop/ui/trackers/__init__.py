@@ -27,6 +27,7 @@ class TrackersController(QObject):
         self._task = None
         self._again = False  # a change came while counting: count again when it ends
         self._closed = False
+        self._said = ""  # the progress line last shown, cleared when the count ends
         self._shown = False
         self.dialog = None
         self.hits_dialog = None
@@ -95,7 +96,9 @@ class TrackersController(QObject):
             return hits
 
         def progress(step) -> None:
-            self.window.show_message(f"Counting tracker {step.tracker}… {step.done:,} of {step.total:,} calls")
+            if step.total:  # a library with no transcript yet has nothing to count: nothing to say
+                self._said = f"Counting tracker {step.tracker}… {step.done:,} of {step.total:,} calls"
+                self.window.show_message(self._said)
 
         self._task = run_task(due, self._on_counted, receiver=self, on_progress=progress,
                               on_error=lambda exc: self.message.emit(f"Trackers: {exc}"),
@@ -105,6 +108,9 @@ class TrackersController(QObject):
         self._task = None
         if self._closed:
             return
+        if self._said and self.window.status.text() == self._said:
+            self.window.show_message("")  # the count is done: its last step is no news any more
+        self._said = ""
         self.show_columns()
         self.counted.emit()
         if self._again:
