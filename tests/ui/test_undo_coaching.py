@@ -86,7 +86,7 @@ def test_ctrl_z_takes_back_a_session_planned_and_a_session_marked_missed(qtbot, 
     assert coaching.sessions_table.rowCount() == planned + 1
     assert coaching_sessions.get_session(store, new_id).planned_date == day  # the same session
 
-    coaching.sessions_table.selectRow(0)
+    coaching.sessions_table.setCurrentCell(0, 0)
     coaching.missed_button.click()
     assert coaching_sessions.get_session(store, new_id).status == SessionStatus.MISSED
     assert coaching.sessions_table.item(0, 2).text() == "missed"
@@ -136,3 +136,27 @@ def test_ctrl_z_takes_back_a_recorded_observation(qtbot, store, opened):
     redo(qtbot, window)
     assert [o.id for o in observations.list_observations(store, item_id=item.id)] == [dialog.saved.id]
     assert coaching.obs_table.item(0, 4).text() == "Asked for the date on both calls"
+
+
+def test_ctrl_z_in_the_coaching_window_itself_and_the_dashboard_follows(qtbot, store, opened):
+    from PySide6.QtWidgets import QApplication
+
+    window, _, coaching, cycle, _ = opened
+    first = coaching_sessions.list_sessions(store, cycle.id)[0]
+    coaching_sessions.close_held(store, first.id, practice_action="Role-play the deferral",
+                                 action_owner="Morgan Manager", evidence_place="next two calls",
+                                 held_on=date.today() - timedelta(days=1))
+    coaching.tabs.setCurrentWidget(coaching.dashboard)
+    coaching.refresh()
+    held = coaching.dashboard.cards["coaching_frequency"].ratio.text()
+    coaching.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is coaching, timeout=3000)
+    coaching.tabs.setCurrentIndex(1)
+    coaching.sessions_table.setCurrentCell(0, 0)
+    coaching.missed_button.click()
+    assert coaching_sessions.get_session(store, first.id).status == SessionStatus.MISSED
+    coaching.tabs.setCurrentWidget(coaching.dashboard)
+    assert coaching.dashboard.cards["coaching_frequency"].ratio.text() != held
+    qtbot.keyClick(coaching.dashboard, Qt.Key.Key_Z, CTRL)  # the window's Undo answers here too
+    assert coaching_sessions.get_session(store, first.id).status == SessionStatus.HELD
+    assert coaching.dashboard.cards["coaching_frequency"].ratio.text() == held  # refreshed from the signal
