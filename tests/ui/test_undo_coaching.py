@@ -160,3 +160,18 @@ def test_ctrl_z_in_the_coaching_window_itself_and_the_dashboard_follows(qtbot, s
     qtbot.keyClick(coaching.dashboard, Qt.Key.Key_Z, CTRL)  # the window's Undo answers here too
     assert coaching_sessions.get_session(store, first.id).status == SessionStatus.HELD
     assert coaching.dashboard.cards["coaching_frequency"].ratio.text() == held  # refreshed from the signal
+
+
+def test_ctrl_z_takes_back_a_new_cycle_and_the_manager_it_first_named(qtbot, store, opened):
+    window, _, coaching, cycle, told = opened
+    assert coaching.new_cycle("Jamie Manager", date.today())
+    assert told[-1].touches(CYCLES) and coaching.manager_box.currentText() == "Jamie Manager"
+    jamie = coaching.cycle.id
+    assert coaching_sessions.list_sessions(store, jamie)  # its weekly sessions are planned
+    undo(qtbot, window)
+    assert [c.id for c in cycles.list_cycles(store)] == [cycle.id]
+    assert [coaching.manager_box.itemText(i) for i in range(coaching.manager_box.count())] == ["Morgan Manager"]
+    assert coaching.cycle.id == cycle.id  # the window shows the cycle that is left
+    redo(qtbot, window)
+    assert cycles.get_cycle(store, jamie).manager == "Jamie Manager"  # under its own id again
+    assert "Jamie Manager" in [coaching.manager_box.itemText(i) for i in range(coaching.manager_box.count())]

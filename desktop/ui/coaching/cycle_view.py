@@ -115,8 +115,15 @@ class CoachingWindow(QMainWindow):
             index = self.cycle_box.findData(keep) if keep is not None else -1
             if index >= 0 and index != self.cycle_box.currentIndex():
                 self.cycle_box.setCurrentIndex(index)
-            return
-        self.refresh()
+        elif change.touches(CYCLES, SESSIONS):  # the phase, focus and model, the sessions, the figures
+            self.refresh()
+        elif change.touches(OBSERVATIONS, ITEMS):  # an item typed in the workspace: only the evidence tab
+            if self.cycle is not None:
+                self.cycle = cycles.get_cycle(self.store, self.cycle.id, self.on)
+            self.refresh_items()
+            self.refresh_dashboard()
+        else:  # parked
+            self.refresh_cycle()
 
     def _cycles_differ(self) -> bool:
         """A cycle made or taken away: the manager and cycle lists are read again."""
@@ -379,14 +386,17 @@ class CoachingWindow(QMainWindow):
         dialog = NewCycleDialog(self.manager_box.currentText(), self)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
-        manager, start, model = dialog.manager.text(), dialog.start.date().toPython(), dialog.model.currentData()
+        self.new_cycle(dialog.manager.text(), dialog.start.date().toPython(), dialog.model.currentData())
+
+    def new_cycle(self, manager: str, start: date, model=ConversationModel.GROW) -> bool:
         try:
             row = self.run(lambda: edits.start_cycle(self.store, manager, start, model=model)).row
         except CallmarkError as exc:
             self.message(str(exc))
-            return
+            return False
         self.reload_managers(row.manager)
         self.message(f"Cycle for {row.manager} starts {row.start_date}.")
+        return True
 
     # --- sessions ------------------------------------------------------------------------------
 
