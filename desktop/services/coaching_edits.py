@@ -128,6 +128,8 @@ def _tracked(store: Store, label: str, parts: tuple[str, ...], scope: Scope, wri
     for model, wanted in reach.items():  # rows the write made were not there before
         for i in wanted:
             before.setdefault(model, {}).setdefault(i, None)
+    if before == after:  # the same focus or model chosen again: told, but nothing to take back
+        return change(label, *parts, ids=ids(row), row=row)
     return _step(label, parts, ids(row), row, before, after)
 
 

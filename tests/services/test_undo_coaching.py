@@ -53,6 +53,8 @@ def test_focus_model_and_baseline_are_taken_back_and_written_again(store):
     again.undo(store)
     assert [c.id for c in cycles.focus_changes(store, cycle.id)] == [kept.id]  # the same row
 
+    assert edits.choose_focus(store, cycle.id, "Pause after the price").undo is None  # the same again: no step
+
     before = dump(store)
     made = edits.choose_model(store, cycle.id, "oskar")
     after, redo = _undo_redo(store, made)
