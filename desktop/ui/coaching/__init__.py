@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
 from desktop.services.changes import CALLS, CYCLES, SESSIONS
+from desktop.ui.actions import ActionId
 from desktop.ui.panels import WorkspaceContext, register_panel
 
 __all__ = ["open_coaching", "CoachingPanel"]
@@ -17,10 +18,14 @@ __all__ = ["open_coaching", "CoachingPanel"]
 _windows: list = []  # open Coaching windows, kept alive while shown
 
 
-def open_coaching(store, manager: str | None = None, parent: QWidget | None = None, notify=None, play=None):
+def open_coaching(store, manager: str | None = None, parent: QWidget | None = None, notify=None, play=None,
+                  run=None, changed=None, actions=()):
+    """``run``/``changed``: the workspace's history and change signal (the window's edits are undoable
+    there and it refreshes from every change); ``actions``: the window's Undo and Redo, to answer here."""
     from desktop.ui.coaching.cycle_view import CoachingWindow
 
-    window = CoachingWindow(store, manager, parent=parent, notify=notify, play=play)
+    window = CoachingWindow(store, manager, parent=parent, notify=notify, play=play, run=run, changed=changed,
+                            actions=actions)
     _windows.append(window)
     window.destroyed.connect(lambda *_: _windows.remove(window) if window in _windows else None)
     window.show()
@@ -65,11 +70,16 @@ class CoachingPanel(QWidget):
             self.summary.setText(f"<b>{cycle.manager}</b> — day {cycle.now.day}: {cycle.now.label}<br>"
                                  f"{cycle.now.asks}<br><i>Focus: {cycle.focus_behavior or 'not chosen yet'}</i>")
 
-    def on_open_clicked(self) -> None:
+    def on_open_clicked(self):
         history = getattr(self.context, "history", None)
-        open_coaching(self.context.store, self.manager, self.window(),
-                      notify=history.tell if history is not None else None,
-                      play=getattr(self.context.parent(), "play_moment", None))
+        main = self.context.parent()
+        registry = getattr(main, "registry", None)
+        actions = [registry[ActionId.UNDO], registry[ActionId.REDO]] if registry is not None else []
+        if history is None:  # a panel on its own: the window writes and tells nobody
+            return open_coaching(self.context.store, self.manager, self.window(),
+                                 play=getattr(main, "play_moment", None))
+        return open_coaching(self.context.store, self.manager, self.window(), play=getattr(main, "play_moment", None),
+                             run=self.context.run, changed=self.context.store_changed, actions=actions)
 
 
 register_panel("Coaching", CoachingPanel, order=200)

@@ -2,7 +2,10 @@
 
 One manager at a time (a coaching tool, never a leaderboard). The window lays
 out four tabs and wires them to the services; dialogs do the writing of a
-session, an observation and a review.
+session, an observation and a review. Every write is a coach edit
+(desktop.services.coaching_edits) run through ``run`` (the workspace's history:
+Ctrl+Z takes it back), and the window refreshes from the store's one change
+signal for the parts it shows, whichever path made the change.
 """
 
 from __future__ import annotations
@@ -19,8 +22,9 @@ from PySide6.QtWidgets import (
 from desktop.core.cycles import CYCLE_DAYS, Phase
 from desktop.core.enums import ConversationModel, SessionStatus
 from desktop.errors import CallmarkError
+from desktop.services import coaching_edits as edits
 from desktop.services import coaching_sessions, cycles, indicators, observations, parking
-from desktop.services.changes import CYCLES, PARKED, SESSIONS, change
+from desktop.services.changes import CYCLES, ITEMS, OBSERVATIONS, PARKED, SESSIONS
 from desktop.ui.coaching.dashboard import DashboardView
 from desktop.ui.coaching.new_cycle_dialog import NewCycleDialog, _qdate
 from desktop.ui.coaching.observation_dialog import ObservationDialog
@@ -34,13 +38,16 @@ class CoachingWindow(QMainWindow):
     cycle_changed = Signal(object)  # the cycle id shown, or None
 
     def __init__(self, store, manager: str | None = None, on: date | None = None,
-                 parent: QWidget | None = None, notify=None, play=None):
+                 parent: QWidget | None = None, notify=None, play=None, run=None, changed=None,
+                 actions=()):
         super().__init__(parent)
         self.store = store
         self.play = play  # play(moment_id) in the workspace, for the session guide
-        # Tells the workspace's views what changed here (its history's ``tell``), so its Coaching tab
-        # shows a cycle made or a focus set in this window.
+        # ``run(op, **kwargs)``: the workspace history's run (undoable, told to every view through
+        # ``changed``). Without one (the window on its own) the edit is written and told by ``notify``.
+        self._run = run
         self.notify = notify or (lambda _change: None)
+        self._stale = False  # a change came while the window was closed
         self.setObjectName("coachingWindow")
         self.setWindowTitle("Coaching — Callmark")
         self.resize(1440, 900)
@@ -80,7 +87,58 @@ class CoachingWindow(QMainWindow):
         self.as_of.dateChanged.connect(lambda _d: self.refresh())
         self.new_button.clicked.connect(self.on_new_clicked)
         self.tabs.currentChanged.connect(lambda _i: self.refresh_dashboard())
+        self.addActions(list(actions))  # the window's Undo and Redo answer here too
+        if changed is not None:
+            changed.connect(self.on_store_changed)
         self.reload_managers(manager)
+
+    # --- writing and being told ----------------------------------------------------------------
+
+    def run(self, op, **kwargs):
+        """Run one coach edit; a refusal is raised (CallmarkError) for the caller to say where it is."""
+        if self._run is not None:
+            return self._run(op, raise_refusal=True, **kwargs)
+        made = op()
+        self.notify(made)
+        self.on_store_changed(made)
+        return made
+
+    def on_store_changed(self, change) -> None:
+        if not change.touches(CYCLES, SESSIONS, OBSERVATIONS, ITEMS, PARKED):
+            return
+        if not self.isVisible():  # closed: nothing to read now, everything when shown again
+            self._stale = True
+            return
+        if change.touches(CYCLES) and self._cycles_differ():
+            keep = self.cycle_box.currentData()
+            self.reload_managers(self.manager_box.currentText())
+            index = self.cycle_box.findData(keep) if keep is not None else -1
+            if index >= 0 and index != self.cycle_box.currentIndex():
+                self.cycle_box.setCurrentIndex(index)
+        elif change.touches(CYCLES, SESSIONS):  # the phase, focus and model, the sessions, the figures
+            self.refresh()
+        elif change.touches(OBSERVATIONS, ITEMS):  # an item typed in the workspace: only the evidence tab
+            if self.cycle is not None:
+                self.cycle = cycles.get_cycle(self.store, self.cycle.id, self.on)
+            self.refresh_items()
+            self.refresh_dashboard()
+        else:  # parked
+            self.refresh_cycle()
+
+    def _cycles_differ(self) -> bool:
+        """A cycle made or taken away: the manager and cycle lists are read again."""
+        names = cycles.managers_with_cycles(self.store)
+        if names != [self.manager_box.itemText(i) for i in range(self.manager_box.count())]:
+            return True
+        name = self.manager_box.currentText()
+        ids = sorted(r.id for r in cycles.list_cycles(self.store, name)) if name in names else []
+        return ids != sorted(self.cycle_box.itemData(i) for i in range(self.cycle_box.count()))
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if self._stale:
+            self._stale = False
+            self.reload_managers(self.manager_box.currentText())
+        super().showEvent(event)
 
     # --- layout of the tabs ------------------------------------------------------------------
 
@@ -264,16 +322,18 @@ class CoachingWindow(QMainWindow):
         for ch in cycles.focus_changes(self.store, c.id):
             self.focus_history.addItem(f"{ch.changed_at[:10]}: “{ch.old_behavior}” → “{ch.new_behavior}” "
                                        f"because {ch.reason}")
-        self.baseline.blockSignals(True)
-        self.baseline.setPlainText(c.baseline_notes)
-        self.baseline.blockSignals(False)
+        if self.baseline.toPlainText() != c.baseline_notes:  # not while the coach types it: the cursor stays
+            self.baseline.blockSignals(True)
+            self.baseline.setPlainText(c.baseline_notes)
+            self.baseline.blockSignals(False)
         self.parked.clear()
         self.parked.addItems([p.label for p in parking.list_parked(self.store, c.manager)])
 
     def change_focus(self, behavior: str, reason: str | None = None) -> bool:
         """Set the focus; inside the cycle a change asks for a reason (None: ask the coach)."""
+        cycle_id = self.cycle.id
         try:
-            cycles.set_focus(self.store, self.cycle.id, behavior, on=self.on, reason=reason)
+            self.run(lambda: edits.choose_focus(self.store, cycle_id, behavior, on=self.on, reason=reason))
         except cycles.FocusLocked as exc:
             if reason is not None:
                 self.message(str(exc))
@@ -288,8 +348,6 @@ class CoachingWindow(QMainWindow):
         except CallmarkError as exc:
             self.message(str(exc))
             return False
-        self.refresh()
-        self.notify(change("Set focus", CYCLES, ids=[self.cycle.id]))
         self.focus_saved.setText(f"✓ Saved {datetime.now():%H:%M}")
         self.message(f"Focus saved: “{behavior}”.")
         return True
@@ -299,39 +357,46 @@ class CoachingWindow(QMainWindow):
             self.change_focus(self.focus_edit.text())
 
     def on_model_chosen(self) -> None:
+        cycle_id, model = self.cycle.id, self.model_box.currentData()
         try:
-            cycles.set_model(self.store, self.cycle.id, self.model_box.currentData())
+            self.run(lambda: edits.choose_model(self.store, cycle_id, model))
         except CallmarkError as exc:
             self.message(str(exc))
-        self.refresh()
+            self.refresh()  # the box shows the cycle's model again
 
     def on_baseline_edited(self) -> None:
-        if self.cycle is not None:
-            cycles.set_baseline_notes(self.store, self.cycle.id, self.baseline.toPlainText())
+        if self.cycle is None:
+            return
+        cycle_id, text = self.cycle.id, self.baseline.toPlainText()
+        try:  # typing is one undo step: the edits of this cycle's baseline merge
+            self.run(lambda: edits.write_baseline(self.store, cycle_id, text), merge_key=("baseline", cycle_id))
+        except CallmarkError as exc:
+            self.message(str(exc))
 
     def on_park_clicked(self) -> None:
-        try:
-            row = cycles.park(self.store, self.cycle.id, note=self.park_edit.text())
+        manager, note = self.cycle.manager, self.park_edit.text()
+        try:  # the item editor's parked list is told too
+            self.run(lambda: parking.keep_for_later(self.store, note=note, manager=manager))
         except CallmarkError as exc:
             self.message(str(exc))
             return
-        self.notify(change("Park for later", PARKED, ids=[row.id]))  # the item editor's parked list too
         self.park_edit.clear()
-        self.refresh_cycle()
 
     def on_new_clicked(self) -> None:
         dialog = NewCycleDialog(self.manager_box.currentText(), self)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
+        self.new_cycle(dialog.manager.text(), dialog.start.date().toPython(), dialog.model.currentData())
+
+    def new_cycle(self, manager: str, start: date, model=ConversationModel.GROW) -> bool:
         try:
-            row = cycles.add_cycle(self.store, dialog.manager.text(), dialog.start.date().toPython(),
-                                   model=dialog.model.currentData())
+            row = self.run(lambda: edits.start_cycle(self.store, manager, start, model=model)).row
         except CallmarkError as exc:
             self.message(str(exc))
-            return
-        self.notify(change("New cycle", CYCLES, ids=[row.id]))
+            return False
         self.reload_managers(row.manager)
         self.message(f"Cycle for {row.manager} starts {row.start_date}.")
+        return True
 
     # --- sessions ------------------------------------------------------------------------------
 
@@ -361,21 +426,21 @@ class CoachingWindow(QMainWindow):
         return self.session_rows[rows[0].row()].id if rows else None
 
     def open_session(self, session_id: int) -> SessionGuideDialog:
-        dialog = SessionGuideDialog(self.store, session_id, self, play=self.play)
-        dialog.session_closed.connect(lambda _id: self.refresh())
-        return dialog
+        return SessionGuideDialog(self.store, session_id, self, play=self.play, run=self.run)
 
     def on_open_session_clicked(self) -> None:
         session_id = self.selected_session()
         if session_id is not None:
             self.open_session(session_id).exec()
-            self.refresh()
 
     def on_missed_clicked(self) -> None:
         session_id = self.selected_session()
-        if session_id is not None:
-            coaching_sessions.mark_missed(self.store, session_id)
-            self.refresh()
+        if session_id is None:
+            return
+        try:
+            self.run(lambda: edits.miss_session(self.store, session_id))
+        except CallmarkError as exc:
+            self.message(str(exc))
 
     def _ask_date(self, prompt: str, start: date | None = None) -> date | None:
         from PySide6.QtWidgets import QInputDialog
@@ -388,13 +453,12 @@ class CoachingWindow(QMainWindow):
         """Add a session on any day of the cycle (the plan's weekly ones are only a start)."""
         if self.cycle is None or day is None:
             return False
+        cycle_id = self.cycle.id
         try:
-            coaching_sessions.add_session(self.store, self.cycle.id, day)
+            self.run(lambda: edits.plan_session(self.store, cycle_id, day))
         except CallmarkError as exc:
             self.message(str(exc))
             return False
-        self.refresh()
-        self.notify(change("Plan a session", SESSIONS, ids=[self.cycle.id]))
         self.message(f"Session planned for {day:%a %d %b}.")
         return True
 
@@ -402,12 +466,10 @@ class CoachingWindow(QMainWindow):
         if day is None:
             return False
         try:
-            coaching_sessions.move_session(self.store, session_id, day)
+            self.run(lambda: edits.move_session(self.store, session_id, day))
         except CallmarkError as exc:
             self.message(str(exc))
             return False
-        self.refresh()
-        self.notify(change("Move a session", SESSIONS, ids=[session_id]))
         self.message(f"Session moved to {day:%a %d %b}.")
         return True
 
@@ -456,15 +518,17 @@ class CoachingWindow(QMainWindow):
         self.proposal_label.setText(f"<b>Review rule:</b> {p.decision or 'wait'} — {p.reason}{compare}")
 
     def on_observe_clicked(self) -> None:
-        dialog = ObservationDialog(self.store, self.item_box.currentData(), on=self.on, parent=self)
-        if dialog.exec() == QDialog.DialogCode.Accepted:
-            self.refresh()
+        ObservationDialog(self.store, self.item_box.currentData(), on=self.on, parent=self, run=self.run).exec()
 
     def on_next_two_clicked(self) -> None:
-        observations.check_next_two_recordings(self.store, self.item_box.currentData(), self.on)
+        item_id, on = self.item_box.currentData(), self.on
+        try:
+            self.run(lambda: edits.check_next_two(self.store, item_id, on))
+        except CallmarkError as exc:
+            self.message(str(exc))
+            return
         self.message("Two recordings to check were added: fill each in once you've listened (an indicator tied "
                      "to a detector proposes them from the next two calls: Coaching ▸ Observations to confirm).")
-        self.refresh()
 
     def on_fill_clicked(self) -> None:
         rows = self.obs_table.selectionModel().selectedRows()
@@ -472,18 +536,15 @@ class CoachingWindow(QMainWindow):
         row = self.obs_rows[rows[0].row()] if rows else (pending[0] if pending else None)
         if row is None:
             return
-        dialog = ObservationDialog(self.store, row.item_id, existing=row, parent=self)
-        if dialog.exec() == QDialog.DialogCode.Accepted:
-            self.refresh()
+        ObservationDialog(self.store, row.item_id, existing=row, parent=self, run=self.run).exec()
 
     def review_dialog(self) -> ReviewDialog:
-        return ReviewDialog(self.store, self.item_box.currentData(), self.cycle.id, self.on, self)
+        return ReviewDialog(self.store, self.item_box.currentData(), self.cycle.id, self.on, self, run=self.run)
 
     def on_review_clicked(self) -> None:
         dialog = self.review_dialog()
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.message(f"Review recorded: {dialog.saved.decision}.")
-            self.refresh()
 
     # --- dashboard -------------------------------------------------------------------------------
 

@@ -1,4 +1,6 @@
-"""Record (or fill in) an observation: was the behavior seen in a later call or pipeline review?"""
+"""Record (or fill in) an observation: was the behavior seen in a later call or pipeline review?
+
+Saving is one coach edit run through ``run`` (the window's history): Ctrl+Z takes it back."""
 
 from __future__ import annotations
 
@@ -12,7 +14,8 @@ from PySide6.QtWidgets import (
 
 from desktop.core.enums import ObservationSource, Seen
 from desktop.errors import CallmarkError
-from desktop.services import calls, moments, observations
+from desktop.services import calls, moments
+from desktop.services import coaching_edits as edits
 from desktop.services.observations import ObservationRow
 from desktop.ui.style import text_box_height
 
@@ -25,9 +28,10 @@ class ObservationDialog(QDialog):
     """New observation for an item, or an existing one (e.g. one of the next two recordings) to fill."""
 
     def __init__(self, store, item_id: int, existing: ObservationRow | None = None,
-                 on: date | None = None, parent: QWidget | None = None):
+                 on: date | None = None, parent: QWidget | None = None, run=None):
         super().__init__(parent)
         self.store = store
+        self.run = run or (lambda op, **_kwargs: op())
         self.item_id = item_id
         self.existing = existing
         self.saved: ObservationRow | None = None
@@ -127,10 +131,11 @@ class ObservationDialog(QDialog):
             return
         try:
             if self.existing is None:
-                self.saved = observations.record(self.store, item_id=self.item_id, **values)
+                made = self.run(lambda: edits.record_observation(self.store, item_id=self.item_id, **values))
             else:
-                self.saved = observations.fill(self.store, self.existing.id, **values)
+                made = self.run(lambda: edits.fill_observation(self.store, self.existing.id, **values))
         except CallmarkError as exc:
             self.message.setText(str(exc))
             return
+        self.saved = made.row
         self.accept()

@@ -1,4 +1,6 @@
-"""The review: what the rule proposes and why, the baseline beside the current evidence, the coach's call."""
+"""The review: what the rule proposes and why, the baseline beside the current evidence, the coach's call.
+
+The decision is one coach edit run through ``run`` (the window's history): Ctrl+Z takes it back."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from PySide6.QtWidgets import (
 
 from desktop.core.enums import ReviewDecision
 from desktop.errors import CallmarkError
+from desktop.services import coaching_edits as edits
 from desktop.services import observations
 from desktop.services.observations import ObservationRow
 from desktop.ui.style import text_box_height
@@ -27,9 +30,10 @@ def _line(row: ObservationRow) -> str:
 
 class ReviewDialog(QDialog):
     def __init__(self, store, item_id: int, cycle_id: int | None, on: date | None = None,
-                 parent: QWidget | None = None):
+                 parent: QWidget | None = None, run=None):
         super().__init__(parent)
         self.store = store
+        self.run = run or (lambda op, **_kwargs: op())
         self.item_id = item_id
         self.on = on or date.today()
         self.saved = None
@@ -93,8 +97,9 @@ class ReviewDialog(QDialog):
             self.message.setText("Choose continue, adapt or replace.")
             return
         try:
-            self.saved = observations.record_review(self.store, self.item_id, decision,
-                                                    self.rationale.toPlainText(), self.on)
+            rationale = self.rationale.toPlainText()
+            self.saved = self.run(lambda: edits.decide_review(self.store, self.item_id, decision, rationale,
+                                                              self.on)).row
         except CallmarkError as exc:
             self.message.setText(str(exc))
             return

@@ -4,6 +4,8 @@ The guide's stages are laid out top to bottom with their prompts and a note
 field each (OSKAR's scaling stage adds the 0–10 score). The session ends with
 one practice action, one owner and one place to look for evidence; "Close as
 held" refuses without them unless a reason is written, and says what is missing.
+Each button's write is one coach edit run through ``run`` (the workspace's
+history): once the dialog is closed, Ctrl+Z in the window takes it back.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from PySide6.QtWidgets import (
 from desktop.core.conversation import guide
 from desktop.core.enums import SessionStatus
 from desktop.errors import CallmarkError
+from desktop.services import coaching_edits as edits
 from desktop.services import coaching_sessions
 from desktop.ui.style import text_box_height
 
@@ -28,9 +31,11 @@ class SessionGuideDialog(QDialog):
 
     session_closed = Signal(int)  # session id, after it was written as held or missed
 
-    def __init__(self, store, session_id: int, parent: QWidget | None = None, play=None):
+    def __init__(self, store, session_id: int, parent: QWidget | None = None, play=None, run=None):
         super().__init__(parent)
         self.store = store
+        # run(op, **kwargs): the window's history (undoable); on its own the edit is just written.
+        self.run = run or (lambda op, **_kwargs: op())
         self.play = play  # play(moment_id): the workspace plays the moment (None: no workspace to play in)
         self.row = coaching_sessions.get_session(store, session_id)
         self.guide = guide(self.row.model)
@@ -144,20 +149,21 @@ class SessionGuideDialog(QDialog):
         return None if self.score.value() == NO_SCORE else self.score.value()
 
     def save_notes(self) -> None:
+        notes, score, takes = self._stage_notes(), self._score(), any(s.takes_score for s in self.guide.stages)
+        previous = self._previous()
         try:
-            for key, text in self._stage_notes().items():
-                coaching_sessions.save_stage_note(self.store, self.row.id, key, text)
-            if any(s.takes_score for s in self.guide.stages):
-                coaching_sessions.set_score(self.store, self.row.id, self._score())
-            self._save_previous()
+            self.run(lambda: edits.save_session_notes(self.store, self.row.id, notes, score=score,
+                                                      takes_score=takes, **previous))
         except CallmarkError as exc:
             self.message.setText(str(exc))
             return
         self.message.setText("")
 
-    def _save_previous(self) -> None:
-        if self.previous is not None:
-            coaching_sessions.set_action_done(self.store, self.previous.id, self.previous_done.isChecked())
+    def _previous(self) -> dict:
+        """The last session's action, marked done or not here (written with this session's edit)."""
+        if self.previous is None:
+            return {}
+        return {"previous_id": self.previous.id, "previous_done": self.previous_done.isChecked()}
 
     def agreed_item(self) -> int | None:
         """The item the agreed action practises: the session's own, else the cycle's focus item (the first
@@ -171,13 +177,12 @@ class SessionGuideDialog(QDialog):
 
     def on_held_clicked(self) -> None:
         has_score = any(s.takes_score for s in self.guide.stages)
+        fields = dict(practice_action=self.action.text(), action_owner=self.owner.text(),
+                      evidence_place=self.evidence_place.text(), reason=self.reason.text() or None,
+                      stage_notes=self._stage_notes(), oskar_score=self._score() if has_score else None,
+                      example=self.example.text(), item_id=self.agreed_item(), **self._previous())
         try:
-            coaching_sessions.close_held(
-                self.store, self.row.id, practice_action=self.action.text(), action_owner=self.owner.text(),
-                evidence_place=self.evidence_place.text(), reason=self.reason.text() or None,
-                stage_notes=self._stage_notes(), oskar_score=self._score() if has_score else None,
-                example=self.example.text(), item_id=self.agreed_item())
-            self._save_previous()
+            self.run(lambda: edits.hold_session(self.store, self.row.id, **fields))
         except CallmarkError as exc:
             # Stay open: the coach adds what's missing (or a reason) and tries again.
             self.message.setText(str(exc))
@@ -186,6 +191,11 @@ class SessionGuideDialog(QDialog):
         self.accept()
 
     def on_missed_clicked(self) -> None:
-        coaching_sessions.mark_missed(self.store, self.row.id, self.reason.text() or None)
+        reason = self.reason.text() or None
+        try:
+            self.run(lambda: edits.miss_session(self.store, self.row.id, reason))
+        except CallmarkError as exc:
+            self.message.setText(str(exc))
+            return
         self.session_closed.emit(self.row.id)
         self.accept()
