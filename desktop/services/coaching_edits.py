@@ -29,10 +29,10 @@ from desktop.services.changes import CYCLES, ITEMS, OBSERVATIONS, SESSIONS, Chan
 
 __all__ = ["UndoRefused", "choose_focus", "choose_model", "write_baseline", "start_cycle", "plan_session",
            "move_session", "miss_session", "write_stage_note", "score_session", "mark_action_done",
-           "hold_session", "save_session_notes", "record_observation", "fill_observation", "check_next_two", "decide_review"]
+           "hold_session", "save_session_notes", "record_observation", "fill_observation", "check_next_two", "decide_review", "attach_item"]
 
 # Parents first: rows are put back in this order and taken away in the reverse one.
-_ORDER = (Person, Cycle, CoachingSession, FocusChange, Observation, Review)
+_ORDER = (Person, Cycle, CoachingItem, CoachingSession, FocusChange, Observation, Review)
 
 State = dict[type, dict[int, dict | None]]  # model -> id -> its columns, or None: not there
 Scope = Callable[[Session, Any], dict[type, list[int]]]  # the rows in reach (row: None before the write)
@@ -149,6 +149,12 @@ def choose_focus(store: Store, cycle_id: int, behavior: str, *, on: date | None 
     return _tracked(store, "Set focus", (CYCLES,), _cycle_scope(cycle_id),
                     lambda: cycles.set_focus(store, cycle_id, behavior, on=on, reason=reason),
                     lambda row: [cycle_id])
+
+
+def attach_item(store: Store, cycle_id: int, item_id: int) -> Change:
+    """The item worked on in this cycle (``cycles.attach_item``); undo puts its cycle and manager back."""
+    return _tracked(store, "Work on item in cycle", (ITEMS, CYCLES), lambda _s, _row: {CoachingItem: [item_id]},
+                    lambda: cycles.attach_item(store, cycle_id, item_id), lambda _row: [item_id, cycle_id])
 
 
 def choose_model(store: Store, cycle_id: int, model) -> Change:

@@ -209,3 +209,16 @@ def test_an_observation_and_a_review_are_deleted_by_undo_and_come_back_the_same(
     assert observations.list_reviews(store, item_id=item.id) == [] and dump(store) == before
     redo.undo(store)
     assert dump(store) == after
+
+
+def test_an_item_put_in_a_cycle_from_the_item_editor_comes_out_with_undo(store):
+    cycle = _cycle(store)
+    item = items.create_item(store, manager="Morgan Manager", behavior_text=BEHAVIOR)
+    before = dump(store)
+    made = edits.attach_item(store, cycle.id, item.id)
+    assert items.get_item(store, item.id).cycle_id == cycle.id and item.id in made.ids
+    after, redo = _undo_redo(store, made)
+    assert items.get_item(store, item.id).cycle_id is None
+    assert dump(store) == before
+    redo.undo(store)
+    assert dump(store) == after

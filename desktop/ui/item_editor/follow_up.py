@@ -1,10 +1,10 @@
 """After the item is written: look again, and work it inside the manager's cycle; pick another item.
 
 - "Check both of the next two recordings" (the method's next evidence point)
-  adds two pending observations to the item (`observations.check_next_two_recordings`);
+  adds two pending observations to the item (`coaching_edits.check_next_two`, undoable);
   they are filled in the Coaching window as the recordings come in.
 - "Attach to the current cycle" makes the item the one worked on in the
-  manager's current 90-day cycle (`cycles.attach_item`).
+  manager's current 90-day cycle (`coaching_edits.attach_item`, undoable).
 - The item picker lists the manager's open items, so an item is reachable
   without finding its moment first.
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject
 
 from desktop.errors import CallmarkError
-from desktop.services import cycles, items, observations
+from desktop.services import coaching_edits, cycles, items, observations
 from desktop.ui.item_editor.view import ItemEditorView
 
 __all__ = ["FollowUpController", "ItemPicker"]
@@ -95,11 +95,10 @@ class FollowUpController(QObject):
             self.editor.show_message(f"Item {row.id} already has {len(pending)} recordings to check; "
                                      "fill those first (Coaching window).")
             return []
-        try:
-            added = observations.check_next_two_recordings(self.store, row.id)
-        except CallmarkError as exc:
-            self.editor.show_message(str(exc), error=True)
+        made = self.editor.run(lambda: coaching_edits.check_next_two(self.store, row.id))  # Ctrl+Z takes both back
+        if made is None:
             return []
+        added = made.row
         self._show_observations(row)
         # Short: the observations line under the button says where to fill them in.
         self.editor.show_message(f"Two recordings to check for item {row.id} "
@@ -111,11 +110,10 @@ class FollowUpController(QObject):
         if row is None or cycle is None:
             return None
         self.editor.flush()
-        try:
-            attached = cycles.attach_item(self.store, cycle.id, row.id)
-        except CallmarkError as exc:
-            self.editor.show_message(str(exc), error=True)
+        made = self.editor.run(lambda: coaching_edits.attach_item(self.store, cycle.id, row.id))
+        if made is None:
             return None
+        attached = made.row
         self.editor.reload_item(items.get_item(self.store, row.id))
         self.editor.show_message(f"Item {row.id} is worked on in {attached.manager}'s cycle from "
                                  f"{attached.start_date.isoformat()}.")
