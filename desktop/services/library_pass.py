@@ -18,6 +18,7 @@ from pathlib import Path
 
 from db.store import Store
 from desktop.errors import CallmarkError
+from desktop.transcription.runner import stop_process
 
 #: below this many calls the child's start-up (about a second) costs more than it saves
 CHILD_FROM = 200
@@ -49,15 +50,6 @@ def _child(conn, store_path: str, ids: list[int]) -> None:
     finally:
         store.close()
         conn.close()
-
-
-def _stop(process) -> None:
-    if process.is_alive():
-        process.terminate()
-        process.join(timeout=1.0)
-    if process.is_alive():
-        process.kill()
-    process.join(timeout=5.0)
 
 
 #: results written to the cache together: one transaction (and one wait for the disk) for many calls
@@ -102,7 +94,7 @@ def refresh_in_child(store: Store, ids: list[int]) -> Iterator:
                 steps = []
     finally:
         receiver.close()
-        _stop(process)
+        stop_process(process)  # the one way a child is stopped (Whisper's too)
 
 
 #: the window is told of progress at most this often: a status line redrawn 5,000 times is work for nothing
