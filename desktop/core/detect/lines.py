@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from desktop.core.detect.model import CUSTOMER, REP, UNKNOWN, Finding, Line, finding_id, kind_for
+from desktop.core.detect.model import CUSTOMER, REP, UNKNOWN, Finding, Line, id_of, kind_for, normal_text
 from desktop.core.detect.phrases import PhraseBook
 from desktop.core.detect.text import Sentence, sentences, words_of
 
@@ -65,14 +65,20 @@ class Reading:
 
     def findings(self) -> list[Finding]:
         seen: dict[tuple[str, str], int] = {}
+        plain: dict[int, str] = {}  # a line's text as its ids read it: made once a line, not once a finding
+        lines = self.lines
         out = []
-        for label, index, quote, reason in sorted(self._found, key=lambda f: (self.lines[f[1]].line.start_ms, f[1])):
-            rl = self.lines[index]
-            key = (label, " ".join(rl.line.text.casefold().split()))
+        for label, index, quote, reason in sorted(self._found, key=lambda f: (lines[f[1]].line.start_ms, f[1])):
+            rl = lines[index]
+            line = rl.line
+            text = plain.get(index)
+            if text is None:
+                text = plain[index] = normal_text(line.text)
+            key = (label, text)
             occurrence = seen.get(key, 0)
             seen[key] = occurrence + 1
-            out.append(Finding(finding_id(label, rl.line.text, occurrence), label, rl.line.start_ms, rl.line.end_ms,
-                               rl.line.speaker, rl.role, quote, reason, kind_for(label, rl.role)))
+            out.append(Finding(id_of(label, text, occurrence), label, line.start_ms, line.end_ms,
+                               line.speaker, rl.role, quote, reason, kind_for(label, rl.role)))
         return out
 
 
