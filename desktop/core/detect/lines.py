@@ -7,7 +7,9 @@ from dataclasses import dataclass, field
 
 from desktop.core.detect.model import CUSTOMER, REP, UNKNOWN, Finding, Line, id_of, kind_for, normal_text
 from desktop.core.detect.phrases import PhraseBook
-from desktop.core.detect.text import Sentence, sentences, words_of
+from desktop.core.detect.text import Sentence, sentences, specific_date, words_of
+
+_UNREAD = object()
 
 
 @dataclass(slots=True)
@@ -21,6 +23,17 @@ class ReadLine:
     cands: frozenset[str]  # the phrase lists that might match this line (PhraseBook.candidates)
     question: tuple | None = None  # (style, sentence, cue) once the questions family has read it
     labels: dict[str, str] = field(default_factory=dict)  # label -> cue, as the families find them
+    _date: object = _UNREAD
+
+    def date(self) -> str | None:
+        """specific_date of the line's words, looked for once: several rules ask it of the same line."""
+        if self._date is _UNREAD:
+            self._date = specific_date(self.words)
+        return self._date
+
+    def date_in(self, words: str) -> str | None:
+        """specific_date of one of the line's sentences (the line's own answer when it is the whole line)."""
+        return self.date() if words == self.words else specific_date(words)
 
 
 class Reading:
@@ -35,7 +48,10 @@ class Reading:
             if role not in (REP, CUSTOMER):
                 role = UNKNOWN
             said = sentences(line.text)
-            words = " " + " ".join(s.words.strip() for s in said) + " " if said else words_of(line.text)
+            if len(said) == 1:
+                words = said[0].words  # one sentence: the line's words are its words
+            else:
+                words = " " + " ".join(s.words.strip() for s in said) + " " if said else words_of(line.text)
             word_set = said[0].word_set if said else frozenset()
             self.lines.append(ReadLine(i, line, role, said, words, word_set, book.candidates(word_set)))
         self._found: list[tuple[str, int, str, str]] = []

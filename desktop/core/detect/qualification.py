@@ -56,7 +56,7 @@ def _money(reading: Reading, words: str, ws: frozenset) -> str | None:
 
 
 def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: frozenset,
-                     cands: frozenset, line_words: str = "", text: str = "") -> dict[str, str]:
+                     cands: frozenset, line_words: str = "", text: str = "", date_in=specific_date) -> dict[str, str]:
     groups = reading.book.groups
 
     def find(name: str, text: str) -> str | None:
@@ -115,7 +115,7 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         named = _named_tool(text)  # "We use Mindbody", "a two-year deal with FreightHub"
         if named:
             out["competition"] = named
-    if "critical_event" not in out and not asks and ws.isdisjoint(_NOT_AN_EVENT) and not specific_date(words):
+    if "critical_event" not in out and not asks and ws.isdisjoint(_NOT_AN_EVENT) and not date_in(words):
         said = _without(reading, words, "critical_event_negations", ws) if "critical_event_negations" in cands else words
         when = find("event_times", said)  # "our contract ends in May", "decisions are made in June"
         if when and not find("deferral_horizons", words) and not reading.find("deferral", words, ws):
@@ -241,7 +241,7 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
     if asked is None or not rl.sentences:
         return
     head = rl.sentences[0].words
-    if (len(rl.words.split()) < 3 and not specific_date(rl.words)) or reading.find(
+    if (len(rl.words.split()) < 3 and not rl.date()) or reading.find(
             "no_answer", " " + " ".join(head.split()[:1]) + " "):
         return  # "It is.", "No, not really." ("July first." answers "when?")
     said_before = reading.previous_of_role(asked.index, CUSTOMER, within=1)
@@ -277,7 +277,7 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
                 cue = _named(rl.sentences[0].text)  # "Our general counsel, Ms. Obi."
             if not cue and label == "critical_event":
                 # "When do they meet next?" - "First Tuesday, so the fourth.", "The twenty third."
-                cue = specific_date(rl.words) or (_DAY_OF_MONTH.search(rl.words) or [None])[0]
+                cue = rl.date() or (_DAY_OF_MONTH.search(rl.words) or [None])[0]
         if cue:
             reading.add(label, rl, rl.line.text, reason.format(cue=cue), cue)
 
@@ -285,7 +285,7 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
 def _read_line(reading: Reading, rl: ReadLine) -> None:
     for s in rl.sentences:
         for label, cue in _sentence_labels(reading, s.words, rl.role, s.asks, s.word_set, rl.cands, rl.words,
-                                           s.text).items():
+                                           s.text, rl.date_in).items():
             reason = REASONS[label]
             if rl.role == REP:
                 reason = "the rep puts an amount on the product ('{cue}')"

@@ -38,7 +38,7 @@ def _deferral_cue(reading: Reading, rl: ReadLine) -> tuple[str, str] | None:
         cue = reading.find("deferral", s.words, s.word_set)
         if not cue or _negated(reading, s.words, cue):
             cue = reading.find("deferral_unless_dated", s.words, s.word_set)
-            if cue and (specific_date(s.words) or _negated(reading, s.words, cue)):
+            if cue and (rl.date_in(s.words) or _negated(reading, s.words, cue)):
                 cue = None
         if cue:
             cues.append(cue)
@@ -50,7 +50,7 @@ def _deferral_cue(reading: Reading, rl: ReadLine) -> tuple[str, str] | None:
 
 def _probes(reading: Reading, rl: ReadLine) -> bool:
     """Does the rep's reply ask what, who or when, or put a date on the table?"""
-    date = specific_date(rl.words)
+    date = rl.date()
     if date and reading.find("meeting_words", rl.words, rl.word_set):
         return True
     if rl.question is None:
@@ -91,7 +91,7 @@ def _offered(reading: Reading, answer: ReadLine) -> bool:
 def _commits_dated(reading: Reading, rl: ReadLine) -> bool:
     """'I'll review it with our finance lead on Friday': the customer's own next step, with its date."""
     return bool((reading.find("next_step_action", rl.words, rl.word_set) or _commits(reading, rl))
-                and specific_date(rl.words) and not reading.find("disagreement", rl.words, rl.word_set))
+                and rl.date() and not reading.find("disagreement", rl.words, rl.word_set))
 
 
 def read_stalls(reading: Reading) -> None:
@@ -132,10 +132,10 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
             # "our campaign starts on the second of June" after "would a pilot help?" is an event, not a yes.
             answers = proposed is not None and bool(
                 reading.find("next_step_action", proposed.words, proposed.word_set)) and bool(
-                specific_date(proposed.words) or reading.find("when_questions", proposed.words, proposed.word_set))
+                proposed.date() or reading.find("when_questions", proposed.words, proposed.word_set))
         if not (action or answers):
             continue  # checked first: the date pattern is the dearest test
-        date = specific_date(rl.words)
+        date = rl.date()
         if not date or not _commits(reading, rl):
             continue
         disagrees = reading.find("disagreement", rl.words, rl.word_set)
@@ -149,7 +149,7 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
             continue
         if not action:
             continue
-        if rl.question is not None and not (specific_date(rl.question[1].words) or reading.find(
+        if rl.question is not None and not (rl.date_in(rl.question[1].words) or reading.find(
                 "proposal_questions", rl.question[1].words, rl.word_set)):
             # "I'll send the DPA today. Is legal the one to review it?": a yes answers the question, not a proposal
             proposal = False
@@ -199,7 +199,7 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
             if reply and before is not None and before.role not in (rl.role, UNKNOWN) and (
                     before.index in deferrals or before.index in vague):
                 cue = reply
-        if cue and not specific_date(rl.words) and rl.word_set.isdisjoint(_NAMED_TIMES):
+        if cue and not rl.date() and rl.word_set.isdisjoint(_NAMED_TIMES):
             vague.add(rl.index)
             reading.add("next_step_vague", rl, rl.line.text,
                         f"a next step with no date or owner ('{cue}'): nobody knows when it happens", cue)
