@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from desktop.core.detect.model import CUSTOMER, REP, UNKNOWN, Finding, Line, id_of, kind_for, normal_text
 from desktop.core.detect.phrases import PhraseBook
@@ -54,7 +55,7 @@ class Reading:
                 words = " " + " ".join(s.words.strip() for s in said) + " " if said else words_of(line.text)
             word_set = said[0].word_set if said else frozenset()
             self.lines.append(ReadLine(i, line, role, said, words, word_set, book.candidates(word_set)))
-        self._found: list[tuple[str, int, str, str]] = []
+        self._found: list[tuple[int, int, str, str, str]] = []  # (start, line, label, quote, reason)
         self.threaded: set[tuple[int, str]] = set()  # (line, label) taken from the line before, not its own words
 
     def find(self, name: str, words: str, word_set=None) -> str | None:
@@ -64,7 +65,7 @@ class Reading:
         if label in at.labels:
             return
         at.labels[label] = cue
-        self._found.append((label, at.index, quote.strip() or at.line.text.strip(), reason))
+        self._found.append((at.line.start_ms, at.index, label, quote.strip() or at.line.text.strip(), reason))
 
     def next_of_role(self, after: int, role: str, within: int = 3) -> ReadLine | None:
         """The first line of `role` among the `within` lines after index `after`."""
@@ -84,7 +85,8 @@ class Reading:
         plain: dict[int, str] = {}  # a line's text as its ids read it: made once a line, not once a finding
         lines = self.lines
         out = []
-        for label, index, quote, reason in sorted(self._found, key=lambda f: (lines[f[1]].line.start_ms, f[1])):
+        # in time order, then line order, each line's findings in the order they were made (a stable sort)
+        for _start, index, label, quote, reason in sorted(self._found, key=itemgetter(0, 1)):
             rl = lines[index]
             line = rl.line
             text = plain.get(index)

@@ -67,16 +67,18 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         return out  # the rep's lines count for price only, and a price has a number
     money = _money(reading, words, ws)
     # "forty nine a month per screen" is an amount only where the line talks about paying ("our plan", "the fees")
-    if not money and find("price_words", line_words or words) and find("money_rates", words):
-        money = find("money_rates", words)
+    if not money and find("price_words", line_words or words):
+        rate = find("money_rates", words)
+        if rate:
+            money = rate
     discount = find("discounts", words)  # "ten percent off for a two-year term": a price, not a metric
     impact = find("money_as_impact", words) if money else None
     offer = find("price_offers", words) if money is None else None  # "we could get to six and a half"
     if role == REP:
         if discount:
             out["price"] = discount
-        elif offer or find("rep_price", words):
-            out["price"] = offer or find("rep_price", words)  # "four percent of collected revenue"
+        elif offer or (rep_price := find("rep_price", words)):
+            out["price"] = offer or rep_price  # "four percent of collected revenue"
         elif money and not impact and (find("price", words) or find("price_words", words)):
             out["price"] = money
         return out
@@ -97,14 +99,14 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
     buyer = find("economic_buyer", words)
     if not buyer:
         title = find("buyer_titles", words)
-        if title and find("approval_words", words):
-            buyer = f"{title} … {find('approval_words', words)}"
+        if title and (approval := find("approval_words", words)):
+            buyer = f"{title} … {approval}"
     if buyer:
         out["economic_buyer"] = buyer
     if money and not impact and find("price", words):
         out["price"] = money
-    elif not buyer and find("price_question", words):  # "owns the budget" names a buyer, not a price
-        out["price"] = find("price_question", words)
+    elif not buyer and (asked := find("price_question", words)):  # "owns the budget" names a buyer, not a price
+        out["price"] = asked
     for label in ("decision_process", "champion", "competition", "critical_event"):
         negations = f"{label}_negations"
         said = _without(reading, words, negations, ws) if negations in groups and negations in cands else words

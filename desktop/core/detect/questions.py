@@ -63,6 +63,9 @@ def _built_as_question(core: str) -> bool:
     return first in AUX and bool(second) and second not in NOT_A_SUBJECT  # "do managers ever...", not "will do"
 
 
+_UNASKED = object()  # not looked up yet
+
+
 def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozenset()) -> tuple[str, str] | None:
     """(style, cue) if the sentence is a question: style is open, closed or leading; else None.
 
@@ -97,13 +100,17 @@ def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozens
             core, built = " " + core[inside.start() + 1:], True
         elif _SHORT_ASK.fullmatch(core):
             core, built = core, True  # "chaotic how", "slower why"
-    if not (asks or built or book["open_starters"].find(core, ws) or book["closed_starters"].find(core, ws)):
-        # "So you'd like dashboards, right" without its question mark is still a question
-        tag = _tag(s, core, book)
-        if not tag:
-            return None
-    style = _style(s, core, built, book)
+    opener = tag = _UNASKED  # what is looked up here is not looked up again for the style
+    if not (asks or built):
+        opener = book["open_starters"].find(core, ws)
+        if not opener and not book["closed_starters"].find(core, ws):
+            # "So you'd like dashboards, right" without its question mark is still a question
+            tag = _tag(s, core, book)
+            if not tag:
+                return None
+    style = _style(s, core, built, book, opener, tag)
     return style
+
 
 
 # A question that starts inside a run-on line: only the forms no statement takes
@@ -165,17 +172,20 @@ def _tag(s: Sentence, core: str, book: PhraseBook) -> str | None:
     return found
 
 
-def _style(s: Sentence, core: str, built: bool, book: PhraseBook) -> tuple[str, str]:
+def _style(s: Sentence, core: str, built: bool, book: PhraseBook, opener=_UNASKED, tag=_UNASKED) -> tuple[str, str]:
+    """`opener`, `tag`: the open starter and the leading tag of `core`, when already looked up."""
     lead = book["leading_phrases"].find(core, s.word_set)
     if lead:
         return "leading", lead
-    tag = _tag(s, core, book)
+    if tag is _UNASKED:
+        tag = _tag(s, core, book)
     if tag:
         return "leading", f"…, {tag}?"
     tokens = core.split()
     if tokens and tokens[0] in NEGATIVE_AUX and len(tokens) > 1 and tokens[1] in SUBJECTS:
         return "leading", f"{tokens[0]} {tokens[1]}…"
-    opener = book["open_starters"].find(core, s.word_set)
+    if opener is _UNASKED:
+        opener = book["open_starters"].find(core, s.word_set)
     if opener:
         return "open", opener
     if tokens and tokens[0] in WH and not core.startswith(" how about "):
