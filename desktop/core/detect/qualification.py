@@ -45,10 +45,11 @@ def _without(reading: Reading, words: str, negations: str, ws: frozenset) -> str
         words = words.replace(f" {found} ", " ", 1)
 
 
-def _money(reading: Reading, words: str, ws: frozenset) -> str | None:
+def _money(reading: Reading, words: str, ws: frozenset, own: frozenset | None = None) -> str | None:
+    """`ws`: the line's words; `own`: words holding every word of `words`, if fewer (a sentence's)."""
     if not has_number(ws):
         return None  # every amount has a number in it
-    found = reading.find("money", words, ws)
+    found = reading.find("money", words, ws if own is None else own)
     if found:
         return found
     dollars = _DOLLARS.search(words)
@@ -56,18 +57,25 @@ def _money(reading: Reading, words: str, ws: frozenset) -> str | None:
 
 
 def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: frozenset,
-                     cands: frozenset, line_words: str = "", text: str = "", date_in=specific_date) -> dict[str, str]:
+                     cands: frozenset, line_words: str = "", text: str = "", date_in=specific_date,
+                     own: frozenset | None = None) -> dict[str, str]:
+    """`ws`, `cands`: the line's words and the lists they might match; `own`: the sentence's own words."""
     groups = reading.book.groups
+    own = ws if own is None else own
 
     def find(name: str, text: str) -> str | None:
-        return groups[name].find(text, ws) if name in cands else None  # the sentence's words: lists without any of them are skipped
+        # `text` is the sentence's words or fewer: a list none of whose words the sentence holds is skipped
+        return groups[name].find(text, own) if name in cands else None
+
+    def find_in_line(name: str) -> str | None:
+        return groups[name].find(line_words, ws) if name in cands else None
 
     out: dict[str, str] = {}
     if role == REP and not has_number(ws):
         return out  # the rep's lines count for price only, and a price has a number
-    money = _money(reading, words, ws)
+    money = _money(reading, words, ws, own)
     # "forty nine a month per screen" is an amount only where the line talks about paying ("our plan", "the fees")
-    if not money and find("price_words", line_words or words):
+    if not money and (find_in_line("price_words") if line_words else find("price_words", words)):
         rate = find("money_rates", words)
         if rate:
             money = rate
@@ -82,11 +90,11 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         elif money and not impact and (find("price", words) or find("price_words", words)):
             out["price"] = money
         return out
-    counted = _without(reading, words, "metrics_negations", ws) if "metrics_negations" in cands else words
+    counted = _without(reading, words, "metrics_negations", own) if "metrics_negations" in cands else words
     if money:
         counted = money_free(counted, money)  # "twenty thousand a year" is an amount, not a rate of anything
     metric = None if discount else (find("metrics", counted) or (_PERCENT.search(counted) or [None])[0])
-    if metric and money and not impact and find("price_words", line_words or words) and not find("metrics", money_free(words, money)):
+    if metric and money and not impact and (find_in_line("price_words") if line_words else find("price_words", words)) and not find("metrics", money_free(words, money)):
         metric = None  # "forty nine per screen, we'd need six screens": what it costs, not what it is worth
     if metric and _PERCENT_WORDS.search(f" {metric.strip()} ") and find("price_nouns", words):
         out["price"], metric = metric.strip(), None  # "our renewal quote went up forty percent": what it costs
@@ -109,7 +117,7 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         out["price"] = asked
     for label in ("decision_process", "champion", "competition", "critical_event"):
         negations = f"{label}_negations"
-        said = _without(reading, words, negations, ws) if negations in groups and negations in cands else words
+        said = _without(reading, words, negations, own) if negations in groups and negations in cands else words
         cue = find(label, said)
         if cue:
             out[label] = cue
@@ -118,16 +126,16 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         if named:
             out["competition"] = named
     if "critical_event" not in out and not asks and ws.isdisjoint(_NOT_AN_EVENT) and not date_in(words):
-        said = _without(reading, words, "critical_event_negations", ws) if "critical_event_negations" in cands else words
+        said = _without(reading, words, "critical_event_negations", own) if "critical_event_negations" in cands else words
         when = find("event_times", said)  # "our contract ends in May", "decisions are made in June"
-        if when and not find("deferral_horizons", words) and not reading.find("deferral", words, ws):
+        if when and not find("deferral_horizons", words) and not reading.find("deferral", words, own):
             out["critical_event"] = when
     if not asks:
-        cleaned = _without(reading, words, "pain_negations", ws) if "pain_negations" in cands else words
+        cleaned = _without(reading, words, "pain_negations", own) if "pain_negations" in cands else words
         pain = find("pain", cleaned) or groups["pain"].find_inflected(cleaned)
         if pain and not _conditional(cleaned, pain):
             out["pain"] = pain
-    cleaned = _without(reading, words, "objection_negations", ws) if "objection_negations" in cands else words
+    cleaned = _without(reading, words, "objection_negations", own) if "objection_negations" in cands else words
     objection = find("objection", cleaned) or groups["objection"].find_inflected(cleaned)
     if objection and _conditional(cleaned, objection):
         objection = None  # "if we're not ready, we're locked in": what would happen, not a push back
@@ -287,7 +295,7 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
 def _read_line(reading: Reading, rl: ReadLine) -> None:
     for s in rl.sentences:
         for label, cue in _sentence_labels(reading, s.words, rl.role, s.asks, s.word_set, rl.cands, rl.words,
-                                           s.text, rl.date_in).items():
+                                           s.text, rl.date_in, s.own).items():
             reason = REASONS[label]
             if rl.role == REP:
                 reason = "the rep puts an amount on the product ('{cue}')"

@@ -71,9 +71,9 @@ def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozens
 
     `names`: the speakers' first names, lower case ("so greg how are you..." opens with a name).
     """
-    ws = s.word_set
-    if not s.asks and ws.isdisjoint(_could_ask(book)):
+    if not s.asks and s.word_set.isdisjoint(_could_ask(book)):
         return None  # no question word anywhere in the line: a statement
+    ws = s.own  # core is the sentence's words, or fewer of them, until a clause replaces it
     core = strip_fillers(s.words, book)
     first = core[1:core.find(" ", 1)]
     if first in names and len(core) > len(first) + 3:
@@ -92,6 +92,7 @@ def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozens
         for clause in (_clauses(s.text, book) if ("," in s.text or ":" in s.text or ";" in s.text) else ()):
             if _built_as_question(clause) and (s.asks or clause.split()[0] not in RELATIVE):
                 core, built = clause, True
+                ws = s.word_set  # a clause is cut from the text again ("$25,000" -> "$25", "000"): not the sentence's words
                 break
     if not (built or asks):
         # Whisper runs sentences together: "ok that's in the range for our mid tier who else would be involved"
@@ -108,7 +109,7 @@ def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozens
             tag = _tag(s, core, book)
             if not tag:
                 return None
-    style = _style(s, core, built, book, opener, tag)
+    style = _style(s, core, built, book, opener, tag, ws)
     return style
 
 
@@ -172,9 +173,12 @@ def _tag(s: Sentence, core: str, book: PhraseBook) -> str | None:
     return found
 
 
-def _style(s: Sentence, core: str, built: bool, book: PhraseBook, opener=_UNASKED, tag=_UNASKED) -> tuple[str, str]:
-    """`opener`, `tag`: the open starter and the leading tag of `core`, when already looked up."""
-    lead = book["leading_phrases"].find(core, s.word_set)
+def _style(s: Sentence, core: str, built: bool, book: PhraseBook, opener=_UNASKED, tag=_UNASKED,
+           ws: frozenset | None = None) -> tuple[str, str]:
+    """`opener`, `tag`: the open starter and the leading tag of `core`, when already looked up;
+    `ws`: words that hold every word of `core` (the line's, if not given)."""
+    ws = s.word_set if ws is None else ws
+    lead = book["leading_phrases"].find(core, ws)
     if lead:
         return "leading", lead
     if tag is _UNASKED:
@@ -185,7 +189,7 @@ def _style(s: Sentence, core: str, built: bool, book: PhraseBook, opener=_UNASKE
     if tokens and tokens[0] in NEGATIVE_AUX and len(tokens) > 1 and tokens[1] in SUBJECTS:
         return "leading", f"{tokens[0]} {tokens[1]}…"
     if opener is _UNASKED:
-        opener = book["open_starters"].find(core, s.word_set)
+        opener = book["open_starters"].find(core, ws)
     if opener:
         return "open", opener
     if tokens and tokens[0] in WH and not core.startswith(" how about "):

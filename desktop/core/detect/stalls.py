@@ -35,9 +35,9 @@ def _deferral_cue(reading: Reading, rl: ReadLine) -> tuple[str, str] | None:
     """(the phrases, the sentences that say them) if the customer's line defers."""
     cues, said = [], []
     for s in rl.sentences:
-        cue = reading.find("deferral", s.words, s.word_set)
+        cue = reading.find("deferral", s.words, s.own)
         if not cue or _negated(reading, s.words, cue):
-            cue = reading.find("deferral_unless_dated", s.words, s.word_set)
+            cue = reading.find("deferral_unless_dated", s.words, s.own)
             if cue and (rl.date_in(s.words) or _negated(reading, s.words, cue)):
                 cue = None
         if cue:

@@ -45,14 +45,16 @@ class Sentence:
     text: str  # as written
     words: str  # words_of(text)
     asks: bool  # ends with a question mark
-    word_set: frozenset[str]  # to skip phrase lists none of whose words are here
+    word_set: frozenset[str]  # the whole line's words: what the rules ask of the line
+    own: frozenset[str]  # this sentence's words alone: a phrase list none of whose words are here cannot match it
 
 
 def sentences(text: str) -> list[Sentence]:
     """A line cut into sentences at . ? ! (Whisper often leaves one line as several sentences).
 
-    Every sentence carries the whole line's word set: it only ever tells which phrase lists cannot
-    match, and one set per line is cheaper than one per sentence.
+    Every sentence carries the whole line's word set (rules such as "the line has a number" read the
+    line) and its own: a phrase list is tried on a sentence only when its words are in that sentence,
+    not in another sentence of the line.
     """
     pieces = []
     text = text.strip()
@@ -70,7 +72,8 @@ def sentences(text: str) -> list[Sentence]:
             words = f" {joined.replace(',', '') if ',' in joined else joined} "
         if len(words) <= 2:
             return []
-        return [Sentence(text, words, text.rstrip("\"') ").endswith("?"), frozenset(words.split()))]
+        word_set = frozenset(words.split())
+        return [Sentence(text, words, text.rstrip("\"') ").endswith("?"), word_set, word_set)]
     start = 0
     for end in ends + [len(text)]:
         piece = text[start:end].strip()
@@ -86,7 +89,8 @@ def sentences(text: str) -> list[Sentence]:
     if not pieces:
         return []
     word_set = frozenset("".join(w for _p, w in pieces).split())
-    return [Sentence(piece, words, piece.rstrip("\"') ").endswith("?"), word_set) for piece, words in pieces]
+    return [Sentence(piece, words, piece.rstrip("\"') ").endswith("?"), word_set, frozenset(words.split()))
+            for piece, words in pieces]
 
 
 NUMBER_WORDS = ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
