@@ -61,6 +61,10 @@ class Reading:
     def find(self, name: str, words: str, word_set=None) -> str | None:
         return self._groups[name].find(words, word_set)
 
+    def line_find(self, name: str, rl: ReadLine) -> str | None:
+        """find(name, rl.words, rl.word_set), skipping a list the line's words cannot match (rl.cands)."""
+        return self._groups[name].find(rl.words, rl.word_set) if name in rl.cands else None
+
     def add(self, label: str, at: ReadLine, quote: str, reason: str, cue: str = "") -> None:
         if label in at.labels:
             return
@@ -83,6 +87,7 @@ class Reading:
     def findings(self) -> list[Finding]:
         seen: dict[tuple[str, str], int] = {}
         plain: dict[int, str] = {}  # a line's text as its ids read it: made once a line, not once a finding
+        kinds: dict[tuple[str, str], str] = {}  # a few labels and roles, thousands of findings
         lines = self.lines
         out = []
         # in time order, then line order, each line's findings in the order they were made (a stable sort)
@@ -95,8 +100,11 @@ class Reading:
             key = (label, text)
             occurrence = seen.get(key, 0)
             seen[key] = occurrence + 1
+            kind = kinds.get((label, rl.role))
+            if kind is None:
+                kind = kinds[(label, rl.role)] = kind_for(label, rl.role)
             out.append(Finding(id_of(label, text, occurrence), label, line.start_ms, line.end_ms,
-                               line.speaker, rl.role, quote, reason, kind_for(label, rl.role)))
+                               line.speaker, rl.role, quote, reason, kind))
         return out
 
 

@@ -240,7 +240,7 @@ ANSWERS = (
 
 def _about_the_pain(reading: Reading, asked: ReadLine, cue: str) -> bool:
     """'Slower in what way?' after 'slower than the spreadsheets': the question is about the pain itself."""
-    if reading.find("follow_up_cues", asked.words, asked.word_set):
+    if reading.line_find("follow_up_cues", asked):
         return True
     stems = {w[:5] for w in content_words(f" {cue} ")}
     return any(w[:5] in stems for w in content_words(asked.words))
@@ -267,8 +267,7 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
                 label == "price" and "economic_buyer" in rl.labels):  # "I do, but over fifty thousand our CFO signs"
             continue  # "That must be frustrating, isn't it?" - "It is." names no pain of its own
         about = reading.find(topic, asked.words, asked.word_set)
-        if not about or (label == "decision_process" and reading.find("timeline_questions", asked.words,
-                                                                           asked.word_set)):
+        if not about or (label == "decision_process" and reading.line_find("timeline_questions", asked)):
             continue  # "When does the board meet?" asks for a date, not for a step
         if holds is None:
             cue = quote_of(rl.sentences[0].text, 40)
@@ -276,7 +275,7 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
             cue = _money(reading, rl.words, rl.word_set) or (NUMBER.search(rl.words) or [None])[0]
             cue = cue.strip() if cue else None
         elif holds == "{number}":
-            if reading.find("process_questions", asked.words, asked.word_set) or (
+            if reading.line_find("process_questions", asked) or (
                     said_before is not None and "decision_process" in said_before.labels):
                 continue  # "How long does that usually take?" about the approvals: a step's length, not an impact
             found = NUMBER.search(rl.words)

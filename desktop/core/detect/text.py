@@ -25,6 +25,12 @@ _REPLACE = tuple((chr(k), v) for k, v in _QUOTES.items())
 def lowered(text: str) -> str:
     """text.lower().translate(_QUOTES), without a look-up per character."""
     text = text.lower()
+    if text.isascii():  # most lines: of the characters replaced only these two can be there
+        if "-" in text:
+            text = text.replace("-", " ")
+        if "_" in text:
+            text = text.replace("_", " ")
+        return text
     for old, new in _REPLACE:
         if old in text:
             text = text.replace(old, new)
