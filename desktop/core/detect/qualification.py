@@ -266,7 +266,7 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
         if label in rl.labels or (label == "pain" and asked.question[0] != "open") or (
                 label == "price" and "economic_buyer" in rl.labels):  # "I do, but over fifty thousand our CFO signs"
             continue  # "That must be frustrating, isn't it?" - "It is." names no pain of its own
-        about = reading.find(topic, asked.words, asked.word_set)
+        about = reading.line_find(topic, asked)
         if not about or (label == "decision_process" and reading.line_find("timeline_questions", asked)):
             continue  # "When does the board meet?" asks for a date, not for a step
         if holds is None:
@@ -281,7 +281,7 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
             found = NUMBER.search(rl.words)
             cue = found.group(0).strip() if found else None
         else:
-            cue = reading.find(holds, rl.words, rl.word_set)
+            cue = reading.line_find(holds, rl)
             if not cue and label == "economic_buyer":
                 cue = _named(rl.sentences[0].text)  # "Our general counsel, Ms. Obi."
             if not cue and label == "critical_event":
