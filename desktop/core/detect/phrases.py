@@ -196,7 +196,12 @@ class PhraseGroup:
             if len(hits) == 1 and not self._keyless:
                 tried = self._by_key[next(iter(hits))]  # already in list order: the common case costs no sort
             else:
-                tried = sorted(set(self._keyless).union(*(self._by_key[key] for key in hits)))
+                # the lists are each in list order: sorting them together is cheaper than a set's union, and a
+                # phrase listed under two of the line's words is only tried twice, with the same answer
+                tried = list(self._keyless)
+                for key in hits:
+                    tried += self._by_key[key]
+                tried.sort()
         for n in tried:
             check = self._checks[n]
             if check.__class__ is str:

@@ -67,8 +67,7 @@ def sentences(text: str) -> list[Sentence]:
     prepared = lowered(text)  # once a line, not once a sentence
     if len(prepared) != len(text):  # a letter whose lower case is longer: cut each sentence on its own
         prepared = None
-    ends = [m.start() + 1 for m in _SENTENCE_STOP.finditer(text)]
-    if not ends:  # one sentence, the common case: the line's words are the sentence's
+    if _SENTENCE_STOP.search(text) is None:  # one sentence, the common case: the line's words are the sentence's
         if not text:
             return []
         if prepared is None:
@@ -81,7 +80,7 @@ def sentences(text: str) -> list[Sentence]:
         word_set = frozenset(words.split())
         return [Sentence(text, words, text.rstrip("\"') ").endswith("?"), word_set, word_set)]
     start = 0
-    for end in ends + [len(text)]:
+    for end in [m.start() + 1 for m in _SENTENCE_STOP.finditer(text)] + [len(text)]:
         piece = text[start:end].strip()
         if piece:
             if prepared is None:
