@@ -127,8 +127,18 @@ SPECIFIC_DATE = re.compile(
     r"|\d{1,2}/\d{1,2}|in (?:two|three|four|five|\d) (?:days|weeks)) ")
 
 
+# Every date SPECIFIC_DATE finds holds a digit or one of these words: a line with neither is not searched.
+_DATE_WORDS = frozenset(WEEKDAYS + MONTHS + """tomorrow today tonight afternoon morning evening end eod eow week weekend
+days weeks noon one two three four five six seven eight nine ten eleven twelve twenty thirty first second third fourth
+fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth fifteenth sixteenth seventeenth
+eighteenth nineteenth twentieth thirtieth""".split())
+_DIGIT = re.compile(r"\d")
+
+
 def specific_date(words: str) -> str | None:
     """The first calendar date or time in a line's words, or None."""
+    if _DATE_WORDS.isdisjoint(words.split()) and _DIGIT.search(words) is None:
+        return None  # the pattern is the dearest test of a line: most lines hold none of its words
     found = SPECIFIC_DATE.search(words)
     return found.group(0).strip() if found else None
 
