@@ -115,8 +115,7 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         out["price"] = money
     elif not buyer and (asked := find("price_question", words)):  # "owns the budget" names a buyer, not a price
         out["price"] = asked
-    for label in ("decision_process", "champion", "competition", "critical_event"):
-        negations = f"{label}_negations"
+    for label, negations in _WITH_NEGATIONS:
         said = _without(reading, words, negations, own) if negations in groups and negations in cands else words
         cue = find(label, said)
         if cue:
@@ -153,6 +152,9 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         out.pop("pain")  # "ninety thousand a quarter in wasted steel": the loss is counted, and that is a metric
     return out
 
+
+_WITH_NEGATIONS = tuple((label, f"{label}_negations") for label in
+                        ("decision_process", "champion", "competition", "critical_event"))
 
 _BUT = frozenset(("sounds nice but", "looks nice but", "seems nice but", "that's nice but", "sounds good but", "looks good but", "sounds great but", "that's great but", "i like it but",
                   "that's fine but", "i hear you but", "i get that but", "not sure", "unsure", "maybe but", "possibly but",

@@ -38,7 +38,7 @@ NOT_QUESTION_STARTS = (" which is why ", " which means ", " which makes ", " wha
 
 def strip_fillers(words: str, book: PhraseBook) -> str:
     """' so okay how do you ... ' -> ' how do you ... ' (words a question often opens with)."""
-    found = book["opening_fillers"].starts().match(words)
+    found = book.groups["opening_fillers"].starts().match(words)
     rest = words[found.end() - 1:] if found and found.end() > 1 else words
     return rest if rest.strip() else words
 

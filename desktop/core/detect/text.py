@@ -75,11 +75,15 @@ def sentences(text: str) -> list[Sentence]:
         if prepared is None:
             words = words_of(text)
         else:
-            joined = " ".join(_TOKEN.findall(prepared))
-            words = f" {joined.replace(',', '') if ',' in joined else joined} "
+            tokens = _TOKEN.findall(prepared)
+            joined = " ".join(tokens)
+            if "," in joined:
+                joined = joined.replace(",", "")
+                tokens = joined.split()
+            words = f" {joined} "
         if len(words) <= 2:
             return []
-        word_set = frozenset(words.split())
+        word_set = frozenset(words.split() if prepared is None else tokens)
         return [Sentence(text, words, text.rstrip("\"') ").endswith("?"), word_set, word_set)]
     start = 0
     for end in [m.start() + 1 for m in _SENTENCE_STOP.finditer(text)] + [len(text)]:
