@@ -60,6 +60,8 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
                      cands: frozenset, line_words: str = "", text: str = "", date_in=specific_date,
                      own: frozenset | None = None) -> dict[str, str]:
     """`ws`, `cands`: the line's words and the lists they might match; `own`: the sentence's own words."""
+    if role == REP and not has_number(ws):
+        return {}  # the rep's lines count for price only, and a price has a number
     groups = reading.book.groups
     own = ws if own is None else own
 
@@ -71,8 +73,6 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         return groups[name].find(line_words, ws) if name in cands else None
 
     out: dict[str, str] = {}
-    if role == REP and not has_number(ws):
-        return out  # the rep's lines count for price only, and a price has a number
     money = _money(reading, words, ws, own)
     # "forty nine a month per screen" is an amount only where the line talks about paying ("our plan", "the fees")
     if not money and (find_in_line("price_words") if line_words else find("price_words", words)):

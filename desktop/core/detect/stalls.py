@@ -121,17 +121,24 @@ def read_stalls(reading: Reading) -> None:
 
 def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
     confirmed: set[int] = set()
+    actions: dict[int, str | None] = {}  # each line's next-step phrase, looked for once (a reply asks of the line before)
+
+    def action_of(rl: ReadLine) -> str | None:
+        if rl.index not in actions:
+            actions[rl.index] = reading.line_find("next_step_action", rl)
+        return actions[rl.index]
+
     for rl in reading.lines:
         if rl.index in skip or rl.role not in (REP, CUSTOMER):
             continue
-        action = reading.line_find("next_step_action", rl)
+        action = action_of(rl)
         answers = None
         if rl.role == CUSTOMER and not action:
             proposed = reading.previous_of_role(rl.index, REP, within=1)
             # Naming a day answers a proposal that had one, or a question for one ("when would suit?");
             # "our campaign starts on the second of June" after "would a pilot help?" is an event, not a yes.
             answers = proposed is not None and bool(
-                reading.line_find("next_step_action", proposed)) and bool(
+                action_of(proposed)) and bool(
                 proposed.date() or reading.line_find("when_questions", proposed))
         if not (action or answers):
             continue  # checked first: the date pattern is the dearest test
