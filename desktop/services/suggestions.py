@@ -34,7 +34,6 @@ from desktop.core.detect import (
 )
 from desktop.errors import CallmarkError, NotFound
 from desktop.services.changes import MOMENTS, SUGGESTIONS, Change, change
-from desktop.services.rows import current_transcript
 
 log = logging.getLogger(__name__)
 
@@ -120,19 +119,25 @@ class CallSuggestions:
 
 
 def _lines(store: Store, call_id: int) -> tuple[int | None, list[Line]]:
-    current = current_transcript(store, call_id)
-    if current is None:
+    """The current transcript's lines as rows.current_transcript gives them, reading only what the
+    finder reads: no segment ids, no word timings, no row objects to turn into lines afterwards."""
+    con = store.reader()
+    head = con.execute('SELECT id FROM "transcript" WHERE call_id = ? AND is_current = TRUE '
+                       "ORDER BY id DESC LIMIT 1", (int(call_id),)).fetchone()
+    if head is None:
         return None, []
-    return current.id, [Line(s.start_ms, s.end_ms, s.speaker, s.text) for s in current.segments]
+    get = dict(con.execute("SELECT label, name FROM speaker WHERE call_id = ?", (int(call_id),))).get
+    rows = con.execute("SELECT start_ms, end_ms, speaker, text FROM segment WHERE transcript_id = ? "
+                       "ORDER BY start_ms, id", (head[0],)).fetchall()
+    return head[0], [Line(start, end, get(spk, spk), text) for start, end, spk, text in rows]
 
 
 def fingerprint(lines: list[Line], roles: dict, book: PhraseBook) -> str:
-    digest = hashlib.sha256(f"rules {RULES_VERSION}\x1ephrases {book.fingerprint()}\x1e".encode())
-    for name in sorted(roles, key=str):
-        digest.update(f"{name}\x1f{roles[name]}\x1e".encode())
-    for ln in lines:
-        digest.update(f"{ln.start_ms}\x1f{ln.end_ms}\x1f{ln.speaker}\x1f{ln.text}\x1e".encode())
-    return digest.hexdigest()
+    # One string hashed once: the same digest as feeding the pieces one by one, without a call per line.
+    parts = [f"rules {RULES_VERSION}\x1ephrases {book.fingerprint()}\x1e"]
+    parts += [f"{name}\x1f{roles[name]}\x1e" for name in sorted(roles, key=str)]
+    parts += [f"{ln.start_ms}\x1f{ln.end_ms}\x1f{ln.speaker}\x1f{ln.text}\x1e" for ln in lines]
+    return hashlib.sha256("".join(parts).encode()).hexdigest()
 
 
 def _cached(store: Store, call_id: int) -> tuple | None:

@@ -18,7 +18,7 @@ NAMED = {"economic_buyer": "named who signs off", "pain": "described a problem",
 
 
 def _follows_up(reading: Reading, reply: ReadLine, said: list[ReadLine]) -> bool:
-    if reading.find("follow_up_cues", reply.words, reply.word_set):
+    if reading.line_find("follow_up_cues", reply):
         return True
     if reply.question is None:
         return False  # a pitch or a reassurance answers for the customer instead of asking

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 
-from desktop.core.detect.model import CUSTOMER, REP, UNKNOWN, Finding, Line, finding_id, kind_for
+from desktop.core.detect.model import CUSTOMER, REP, UNKNOWN, Finding, Line, id_of, kind_for, normal_text
 from desktop.core.detect.phrases import PhraseBook
-from desktop.core.detect.text import Sentence, sentences, words_of
+from desktop.core.detect.text import Sentence, sentences, specific_date, words_of
+
+_UNREAD = object()
 
 
 @dataclass(slots=True)
@@ -21,6 +24,17 @@ class ReadLine:
     cands: frozenset[str]  # the phrase lists that might match this line (PhraseBook.candidates)
     question: tuple | None = None  # (style, sentence, cue) once the questions family has read it
     labels: dict[str, str] = field(default_factory=dict)  # label -> cue, as the families find them
+    _date: object = _UNREAD
+
+    def date(self) -> str | None:
+        """specific_date of the line's words, looked for once: several rules ask it of the same line."""
+        if self._date is _UNREAD:
+            self._date = specific_date(self.words)
+        return self._date
+
+    def date_in(self, words: str) -> str | None:
+        """specific_date of one of the line's sentences (the line's own answer when it is the whole line)."""
+        return self.date() if words == self.words else specific_date(words)
 
 
 class Reading:
@@ -35,20 +49,27 @@ class Reading:
             if role not in (REP, CUSTOMER):
                 role = UNKNOWN
             said = sentences(line.text)
-            words = " " + " ".join(s.words.strip() for s in said) + " " if said else words_of(line.text)
+            if len(said) == 1:
+                words = said[0].words  # one sentence: the line's words are its words
+            else:
+                words = " " + " ".join(s.words.strip() for s in said) + " " if said else words_of(line.text)
             word_set = said[0].word_set if said else frozenset()
             self.lines.append(ReadLine(i, line, role, said, words, word_set, book.candidates(word_set)))
-        self._found: list[tuple[str, int, str, str]] = []
+        self._found: list[tuple[int, int, str, str, str]] = []  # (start, line, label, quote, reason)
         self.threaded: set[tuple[int, str]] = set()  # (line, label) taken from the line before, not its own words
 
     def find(self, name: str, words: str, word_set=None) -> str | None:
         return self._groups[name].find(words, word_set)
 
+    def line_find(self, name: str, rl: ReadLine) -> str | None:
+        """find(name, rl.words, rl.word_set), skipping a list the line's words cannot match (rl.cands)."""
+        return self._groups[name].find(rl.words, rl.word_set) if name in rl.cands else None
+
     def add(self, label: str, at: ReadLine, quote: str, reason: str, cue: str = "") -> None:
         if label in at.labels:
             return
         at.labels[label] = cue
-        self._found.append((label, at.index, quote.strip() or at.line.text.strip(), reason))
+        self._found.append((at.line.start_ms, at.index, label, quote.strip() or at.line.text.strip(), reason))
 
     def next_of_role(self, after: int, role: str, within: int = 3) -> ReadLine | None:
         """The first line of `role` among the `within` lines after index `after`."""
@@ -65,14 +86,25 @@ class Reading:
 
     def findings(self) -> list[Finding]:
         seen: dict[tuple[str, str], int] = {}
+        plain: dict[int, str] = {}  # a line's text as its ids read it: made once a line, not once a finding
+        kinds: dict[tuple[str, str], str] = {}  # a few labels and roles, thousands of findings
+        lines = self.lines
         out = []
-        for label, index, quote, reason in sorted(self._found, key=lambda f: (self.lines[f[1]].line.start_ms, f[1])):
-            rl = self.lines[index]
-            key = (label, " ".join(rl.line.text.casefold().split()))
+        # in time order, then line order, each line's findings in the order they were made (a stable sort)
+        for _start, index, label, quote, reason in sorted(self._found, key=itemgetter(0, 1)):
+            rl = lines[index]
+            line = rl.line
+            text = plain.get(index)
+            if text is None:
+                text = plain[index] = normal_text(line.text)
+            key = (label, text)
             occurrence = seen.get(key, 0)
             seen[key] = occurrence + 1
-            out.append(Finding(finding_id(label, rl.line.text, occurrence), label, rl.line.start_ms, rl.line.end_ms,
-                               rl.line.speaker, rl.role, quote, reason, kind_for(label, rl.role)))
+            kind = kinds.get((label, rl.role))
+            if kind is None:
+                kind = kinds[(label, rl.role)] = kind_for(label, rl.role)
+            out.append(Finding(id_of(label, text, occurrence), label, line.start_ms, line.end_ms,
+                               line.speaker, rl.role, quote, reason, kind))
         return out
 
 

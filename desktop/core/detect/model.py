@@ -93,8 +93,17 @@ def finding_id(label: str, text: str, occurrence: int) -> str:
     Times are left out on purpose: a new transcript version that keeps the line keeps the id, so
     the coach's verdict on it still applies.
     """
-    key = f"{label}\x1f{' '.join(text.casefold().split())}\x1f{occurrence}"
-    return hashlib.sha1(key.encode("utf-8")).hexdigest()[:16]
+    return id_of(label, normal_text(text), occurrence)
+
+
+def normal_text(text: str) -> str:
+    """A line's text as its finding ids read it: case and spacing do not count."""
+    return " ".join(text.casefold().split())
+
+
+def id_of(label: str, normal: str, occurrence: int) -> str:
+    """finding_id for a text already through normal_text (a line with several findings is cut once)."""
+    return hashlib.sha1(f"{label}\x1f{normal}\x1f{occurrence}".encode()).hexdigest()[:16]
 
 
 class Verdict(StrEnum):

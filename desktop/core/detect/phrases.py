@@ -187,15 +187,21 @@ class PhraseGroup:
         if word_set is None:
             found = self._regex.search(words)
             return found.group(0).strip() if found else None
-        hits = self._key_set.intersection(word_set)
-        if not hits:
+        if self._key_set.isdisjoint(word_set):  # most lines: no set to build to learn that
             if not self._keyless:
                 return None
             tried = self._keyless
-        elif len(hits) == 1 and not self._keyless:
-            tried = self._by_key[next(iter(hits))]  # already in list order: the common case costs no sort
         else:
-            tried = sorted(set(self._keyless).union(*(self._by_key[key] for key in hits)))
+            hits = self._key_set.intersection(word_set)
+            if len(hits) == 1 and not self._keyless:
+                tried = self._by_key[next(iter(hits))]  # already in list order: the common case costs no sort
+            else:
+                # the lists are each in list order: sorting them together is cheaper than a set's union, and a
+                # phrase listed under two of the line's words is only tried twice, with the same answer
+                tried = list(self._keyless)
+                for key in hits:
+                    tried += self._by_key[key]
+                tried.sort()
         for n in tried:
             check = self._checks[n]
             if check.__class__ is str:

@@ -45,10 +45,11 @@ def _without(reading: Reading, words: str, negations: str, ws: frozenset) -> str
         words = words.replace(f" {found} ", " ", 1)
 
 
-def _money(reading: Reading, words: str, ws: frozenset) -> str | None:
+def _money(reading: Reading, words: str, ws: frozenset, own: frozenset | None = None) -> str | None:
+    """`ws`: the line's words; `own`: words holding every word of `words`, if fewer (a sentence's)."""
     if not has_number(ws):
         return None  # every amount has a number in it
-    found = reading.find("money", words, ws)
+    found = reading.find("money", words, ws if own is None else own)
     if found:
         return found
     dollars = _DOLLARS.search(words)
@@ -56,35 +57,44 @@ def _money(reading: Reading, words: str, ws: frozenset) -> str | None:
 
 
 def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: frozenset,
-                     cands: frozenset, line_words: str = "", text: str = "") -> dict[str, str]:
+                     cands: frozenset, line_words: str = "", text: str = "", date_in=specific_date,
+                     own: frozenset | None = None) -> dict[str, str]:
+    """`ws`, `cands`: the line's words and the lists they might match; `own`: the sentence's own words."""
+    if role == REP and not has_number(ws):
+        return {}  # the rep's lines count for price only, and a price has a number
     groups = reading.book.groups
+    own = ws if own is None else own
 
     def find(name: str, text: str) -> str | None:
-        return groups[name].find(text, ws) if name in cands else None  # the sentence's words: lists without any of them are skipped
+        # `text` is the sentence's words or fewer: a list none of whose words the sentence holds is skipped
+        return groups[name].find(text, own) if name in cands else None
+
+    def find_in_line(name: str) -> str | None:
+        return groups[name].find(line_words, ws) if name in cands else None
 
     out: dict[str, str] = {}
-    if role == REP and not has_number(ws):
-        return out  # the rep's lines count for price only, and a price has a number
-    money = _money(reading, words, ws)
+    money = _money(reading, words, ws, own)
     # "forty nine a month per screen" is an amount only where the line talks about paying ("our plan", "the fees")
-    if not money and find("price_words", line_words or words) and find("money_rates", words):
-        money = find("money_rates", words)
+    if not money and (find_in_line("price_words") if line_words else find("price_words", words)):
+        rate = find("money_rates", words)
+        if rate:
+            money = rate
     discount = find("discounts", words)  # "ten percent off for a two-year term": a price, not a metric
     impact = find("money_as_impact", words) if money else None
     offer = find("price_offers", words) if money is None else None  # "we could get to six and a half"
     if role == REP:
         if discount:
             out["price"] = discount
-        elif offer or find("rep_price", words):
-            out["price"] = offer or find("rep_price", words)  # "four percent of collected revenue"
+        elif offer or (rep_price := find("rep_price", words)):
+            out["price"] = offer or rep_price  # "four percent of collected revenue"
         elif money and not impact and (find("price", words) or find("price_words", words)):
             out["price"] = money
         return out
-    counted = _without(reading, words, "metrics_negations", ws) if "metrics_negations" in cands else words
+    counted = _without(reading, words, "metrics_negations", own) if "metrics_negations" in cands else words
     if money:
         counted = money_free(counted, money)  # "twenty thousand a year" is an amount, not a rate of anything
     metric = None if discount else (find("metrics", counted) or (_PERCENT.search(counted) or [None])[0])
-    if metric and money and not impact and find("price_words", line_words or words) and not find("metrics", money_free(words, money)):
+    if metric and money and not impact and (find_in_line("price_words") if line_words else find("price_words", words)) and not find("metrics", money_free(words, money)):
         metric = None  # "forty nine per screen, we'd need six screens": what it costs, not what it is worth
     if metric and _PERCENT_WORDS.search(f" {metric.strip()} ") and find("price_nouns", words):
         out["price"], metric = metric.strip(), None  # "our renewal quote went up forty percent": what it costs
@@ -97,17 +107,16 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
     buyer = find("economic_buyer", words)
     if not buyer:
         title = find("buyer_titles", words)
-        if title and find("approval_words", words):
-            buyer = f"{title} … {find('approval_words', words)}"
+        if title and (approval := find("approval_words", words)):
+            buyer = f"{title} … {approval}"
     if buyer:
         out["economic_buyer"] = buyer
     if money and not impact and find("price", words):
         out["price"] = money
-    elif not buyer and find("price_question", words):  # "owns the budget" names a buyer, not a price
-        out["price"] = find("price_question", words)
-    for label in ("decision_process", "champion", "competition", "critical_event"):
-        negations = f"{label}_negations"
-        said = _without(reading, words, negations, ws) if negations in groups and negations in cands else words
+    elif not buyer and (asked := find("price_question", words)):  # "owns the budget" names a buyer, not a price
+        out["price"] = asked
+    for label, negations in _WITH_NEGATIONS:
+        said = _without(reading, words, negations, own) if negations in groups and negations in cands else words
         cue = find(label, said)
         if cue:
             out[label] = cue
@@ -115,17 +124,17 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         named = _named_tool(text)  # "We use Mindbody", "a two-year deal with FreightHub"
         if named:
             out["competition"] = named
-    if "critical_event" not in out and not asks and ws.isdisjoint(_NOT_AN_EVENT) and not specific_date(words):
-        said = _without(reading, words, "critical_event_negations", ws) if "critical_event_negations" in cands else words
+    if "critical_event" not in out and not asks and ws.isdisjoint(_NOT_AN_EVENT) and not date_in(words):
+        said = _without(reading, words, "critical_event_negations", own) if "critical_event_negations" in cands else words
         when = find("event_times", said)  # "our contract ends in May", "decisions are made in June"
-        if when and not find("deferral_horizons", words) and not reading.find("deferral", words, ws):
+        if when and not find("deferral_horizons", words) and not reading.find("deferral", words, own):
             out["critical_event"] = when
     if not asks:
-        cleaned = _without(reading, words, "pain_negations", ws) if "pain_negations" in cands else words
+        cleaned = _without(reading, words, "pain_negations", own) if "pain_negations" in cands else words
         pain = find("pain", cleaned) or groups["pain"].find_inflected(cleaned)
         if pain and not _conditional(cleaned, pain):
             out["pain"] = pain
-    cleaned = _without(reading, words, "objection_negations", ws) if "objection_negations" in cands else words
+    cleaned = _without(reading, words, "objection_negations", own) if "objection_negations" in cands else words
     objection = find("objection", cleaned) or groups["objection"].find_inflected(cleaned)
     if objection and _conditional(cleaned, objection):
         objection = None  # "if we're not ready, we're locked in": what would happen, not a push back
@@ -143,6 +152,9 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         out.pop("pain")  # "ninety thousand a quarter in wasted steel": the loss is counted, and that is a metric
     return out
 
+
+_WITH_NEGATIONS = tuple((label, f"{label}_negations") for label in
+                        ("decision_process", "champion", "competition", "critical_event"))
 
 _BUT = frozenset(("sounds nice but", "looks nice but", "seems nice but", "that's nice but", "sounds good but", "looks good but", "sounds great but", "that's great but", "i like it but",
                   "that's fine but", "i hear you but", "i get that but", "not sure", "unsure", "maybe but", "possibly but",
@@ -232,7 +244,7 @@ ANSWERS = (
 
 def _about_the_pain(reading: Reading, asked: ReadLine, cue: str) -> bool:
     """'Slower in what way?' after 'slower than the spreadsheets': the question is about the pain itself."""
-    if reading.find("follow_up_cues", asked.words, asked.word_set):
+    if reading.line_find("follow_up_cues", asked):
         return True
     stems = {w[:5] for w in content_words(f" {cue} ")}
     return any(w[:5] in stems for w in content_words(asked.words))
@@ -243,7 +255,7 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
     if asked is None or not rl.sentences:
         return
     head = rl.sentences[0].words
-    if (len(rl.words.split()) < 3 and not specific_date(rl.words)) or reading.find(
+    if (len(rl.words.split()) < 3 and not rl.date()) or reading.find(
             "no_answer", " " + " ".join(head.split()[:1]) + " "):
         return  # "It is.", "No, not really." ("July first." answers "when?")
     said_before = reading.previous_of_role(asked.index, CUSTOMER, within=1)
@@ -258,9 +270,8 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
         if label in rl.labels or (label == "pain" and asked.question[0] != "open") or (
                 label == "price" and "economic_buyer" in rl.labels):  # "I do, but over fifty thousand our CFO signs"
             continue  # "That must be frustrating, isn't it?" - "It is." names no pain of its own
-        about = reading.find(topic, asked.words, asked.word_set)
-        if not about or (label == "decision_process" and reading.find("timeline_questions", asked.words,
-                                                                           asked.word_set)):
+        about = reading.line_find(topic, asked)
+        if not about or (label == "decision_process" and reading.line_find("timeline_questions", asked)):
             continue  # "When does the board meet?" asks for a date, not for a step
         if holds is None:
             cue = quote_of(rl.sentences[0].text, 40)
@@ -268,18 +279,18 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
             cue = _money(reading, rl.words, rl.word_set) or (NUMBER.search(rl.words) or [None])[0]
             cue = cue.strip() if cue else None
         elif holds == "{number}":
-            if reading.find("process_questions", asked.words, asked.word_set) or (
+            if reading.line_find("process_questions", asked) or (
                     said_before is not None and "decision_process" in said_before.labels):
                 continue  # "How long does that usually take?" about the approvals: a step's length, not an impact
             found = NUMBER.search(rl.words)
             cue = found.group(0).strip() if found else None
         else:
-            cue = reading.find(holds, rl.words, rl.word_set)
+            cue = reading.line_find(holds, rl)
             if not cue and label == "economic_buyer":
                 cue = _named(rl.sentences[0].text)  # "Our general counsel, Ms. Obi."
             if not cue and label == "critical_event":
                 # "When do they meet next?" - "First Tuesday, so the fourth.", "The twenty third."
-                cue = specific_date(rl.words) or (_DAY_OF_MONTH.search(rl.words) or [None])[0]
+                cue = rl.date() or (_DAY_OF_MONTH.search(rl.words) or [None])[0]
         if cue:
             reading.add(label, rl, rl.line.text, reason.format(cue=cue), cue)
 
@@ -287,7 +298,7 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
 def _read_line(reading: Reading, rl: ReadLine) -> None:
     for s in rl.sentences:
         for label, cue in _sentence_labels(reading, s.words, rl.role, s.asks, s.word_set, rl.cands, rl.words,
-                                           s.text).items():
+                                           s.text, rl.date_in, s.own).items():
             reason = REASONS[label]
             if rl.role == REP:
                 reason = "the rep puts an amount on the product ('{cue}')"

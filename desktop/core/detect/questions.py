@@ -38,7 +38,7 @@ NOT_QUESTION_STARTS = (" which is why ", " which means ", " which makes ", " wha
 
 def strip_fillers(words: str, book: PhraseBook) -> str:
     """' so okay how do you ... ' -> ' how do you ... ' (words a question often opens with)."""
-    found = book["opening_fillers"].starts().match(words)
+    found = book.groups["opening_fillers"].starts().match(words)
     rest = words[found.end() - 1:] if found and found.end() > 1 else words
     return rest if rest.strip() else words
 
@@ -63,22 +63,40 @@ def _built_as_question(core: str) -> bool:
     return first in AUX and bool(second) and second not in NOT_A_SUBJECT  # "do managers ever...", not "will do"
 
 
-def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozenset()) -> tuple[str, str] | None:
+_UNASKED = object()  # not looked up yet
+
+
+class _Every:
+    """Stands for every list's name: no line's candidates known, so every list is tried."""
+
+    def __contains__(self, name: str) -> bool:
+        return True
+
+
+_EVERY = _Every()
+
+
+def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozenset(),
+                  cands: frozenset[str] | None = None) -> tuple[str, str] | None:
     """(style, cue) if the sentence is a question: style is open, closed or leading; else None.
 
     `names`: the speakers' first names, lower case ("so greg how are you..." opens with a name).
+    `cands`: the phrase lists the sentence's line might match (ReadLine.cands); the others are not tried.
     """
-    ws = s.word_set
-    if not s.asks and ws.isdisjoint(_could_ask(book)):
+    groups = book.groups
+    if cands is None:
+        cands = _EVERY
+    if not s.asks and s.word_set.isdisjoint(_could_ask(book)):
         return None  # no question word anywhere in the line: a statement
+    ws = s.own  # core is the sentence's words, or fewer of them, until a clause replaces it
     core = strip_fillers(s.words, book)
     first = core[1:core.find(" ", 1)]
     if first in names and len(core) > len(first) + 3:
         core = strip_fillers(core[len(first) + 1:], book)
-    if book["rhetorical"].find(core, ws) == core.strip():
+    if "rhetorical" in cands and groups["rhetorical"].find(core, ws) == core.strip():
         return None  # the whole sentence is a tag or a figure of speech: "you know?", "who knows?"
     asks = s.asks
-    tail = book["rhetorical_tails"].find(core, ws)
+    tail = groups["rhetorical_tails"].find(core, ws) if "rhetorical_tails" in cands else None
     if tail and core.endswith(f" {tail} "):
         core = core[: -len(tail) - 1]
         asks = False  # "it's hard, you know?" asks nothing unless what is left is built as a question
@@ -89,6 +107,7 @@ def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozens
         for clause in (_clauses(s.text, book) if ("," in s.text or ":" in s.text or ";" in s.text) else ()):
             if _built_as_question(clause) and (s.asks or clause.split()[0] not in RELATIVE):
                 core, built = clause, True
+                ws = s.word_set  # a clause is cut from the text again ("$25,000" -> "$25", "000"): not the sentence's words
                 break
     if not (built or asks):
         # Whisper runs sentences together: "ok that's in the range for our mid tier who else would be involved"
@@ -97,13 +116,17 @@ def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozens
             core, built = " " + core[inside.start() + 1:], True
         elif _SHORT_ASK.fullmatch(core):
             core, built = core, True  # "chaotic how", "slower why"
-    if not (asks or built or book["open_starters"].find(core, ws) or book["closed_starters"].find(core, ws)):
-        # "So you'd like dashboards, right" without its question mark is still a question
-        tag = _tag(s, core, book)
-        if not tag:
-            return None
-    style = _style(s, core, built, book)
+    opener = tag = _UNASKED  # what is looked up here is not looked up again for the style
+    if not (asks or built):
+        opener = groups["open_starters"].find(core, ws) if "open_starters" in cands else None
+        if not opener and not ("closed_starters" in cands and groups["closed_starters"].find(core, ws)):
+            # "So you'd like dashboards, right" without its question mark is still a question
+            tag = _tag(s, core, book)
+            if not tag:
+                return None
+    style = _style(s, core, built, book, opener, tag, ws, cands)
     return style
+
 
 
 # A question that starts inside a run-on line: only the forms no statement takes
@@ -165,17 +188,24 @@ def _tag(s: Sentence, core: str, book: PhraseBook) -> str | None:
     return found
 
 
-def _style(s: Sentence, core: str, built: bool, book: PhraseBook) -> tuple[str, str]:
-    lead = book["leading_phrases"].find(core, s.word_set)
+def _style(s: Sentence, core: str, built: bool, book: PhraseBook, opener=_UNASKED, tag=_UNASKED,
+           ws: frozenset | None = None, cands=None) -> tuple[str, str]:
+    """`opener`, `tag`: the open starter and the leading tag of `core`, when already looked up;
+    `ws`: words that hold every word of `core` (the line's, if not given)."""
+    ws = s.word_set if ws is None else ws
+    cands = _EVERY if cands is None else cands
+    lead = book.groups["leading_phrases"].find(core, ws) if "leading_phrases" in cands else None
     if lead:
         return "leading", lead
-    tag = _tag(s, core, book)
+    if tag is _UNASKED:
+        tag = _tag(s, core, book)
     if tag:
         return "leading", f"…, {tag}?"
     tokens = core.split()
     if tokens and tokens[0] in NEGATIVE_AUX and len(tokens) > 1 and tokens[1] in SUBJECTS:
         return "leading", f"{tokens[0]} {tokens[1]}…"
-    opener = book["open_starters"].find(core, s.word_set)
+    if opener is _UNASKED:
+        opener = book.groups["open_starters"].find(core, ws) if "open_starters" in cands else None
     if opener:
         return "open", opener
     if tokens and tokens[0] in WH and not core.startswith(" how about "):
@@ -208,7 +238,7 @@ def read_questions(reading: Reading) -> None:
             continue
         asked = []
         for s in rl.sentences:
-            found = read_sentence(s, reading.book, names)
+            found = read_sentence(s, reading.book, names, rl.cands)
             if found:
                 asked.append((found[0], s, found[1]))
         if not asked:

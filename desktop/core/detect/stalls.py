@@ -35,10 +35,10 @@ def _deferral_cue(reading: Reading, rl: ReadLine) -> tuple[str, str] | None:
     """(the phrases, the sentences that say them) if the customer's line defers."""
     cues, said = [], []
     for s in rl.sentences:
-        cue = reading.find("deferral", s.words, s.word_set)
+        cue = reading.find("deferral", s.words, s.own)
         if not cue or _negated(reading, s.words, cue):
-            cue = reading.find("deferral_unless_dated", s.words, s.word_set)
-            if cue and (specific_date(s.words) or _negated(reading, s.words, cue)):
+            cue = reading.find("deferral_unless_dated", s.words, s.own)
+            if cue and (rl.date_in(s.words) or _negated(reading, s.words, cue)):
                 cue = None
         if cue:
             cues.append(cue)
@@ -50,25 +50,25 @@ def _deferral_cue(reading: Reading, rl: ReadLine) -> tuple[str, str] | None:
 
 def _probes(reading: Reading, rl: ReadLine) -> bool:
     """Does the rep's reply ask what, who or when, or put a date on the table?"""
-    date = specific_date(rl.words)
-    if date and reading.find("meeting_words", rl.words, rl.word_set):
+    date = rl.date()
+    if date and reading.line_find("meeting_words", rl):
         return True
     if rl.question is None:
-        return bool(reading.find("rep_probes", rl.words, rl.word_set)) and "?" in rl.line.text
+        return bool(reading.line_find("rep_probes", rl)) and "?" in rl.line.text
     style, sentence, _cue = rl.question
-    return style == "open" or bool(date) or bool(reading.find("rep_probes", rl.words, rl.word_set))
+    return style == "open" or bool(date) or bool(reading.line_find("rep_probes", rl))
 
 
 def _agrees(reading: Reading, rl: ReadLine) -> bool:
     head = rl.sentences[0].words if rl.sentences else rl.words
-    if reading.find("disagreement", rl.words, rl.word_set):
+    if reading.line_find("disagreement", rl):
         return False
-    return bool(reading.find("agreement", head) or reading.find("agreement", rl.words, rl.word_set))
+    return bool(reading.find("agreement", head) or reading.line_find("agreement", rl))
 
 
 def _commits(reading: Reading, rl: ReadLine) -> bool:
     """Said as something to do, not as something that happened ("our board meets Monday")."""
-    return bool(reading.find("commitment", rl.words, rl.word_set))
+    return bool(reading.line_find("commitment", rl))
 
 
 def _replies(reading: Reading, rl: ReadLine) -> list[ReadLine]:
@@ -85,13 +85,13 @@ def _offered(reading: Reading, answer: ReadLine) -> bool:
     """The rep's line before the customer's answer offered a next step ("Shall I put together a summary?")."""
     offer = reading.previous_of_role(answer.index, REP, within=1)
     return offer is not None and offer.question is not None and bool(
-        reading.find("next_step_action", offer.words, offer.word_set))
+        reading.line_find("next_step_action", offer))
 
 
 def _commits_dated(reading: Reading, rl: ReadLine) -> bool:
     """'I'll review it with our finance lead on Friday': the customer's own next step, with its date."""
-    return bool((reading.find("next_step_action", rl.words, rl.word_set) or _commits(reading, rl))
-                and specific_date(rl.words) and not reading.find("disagreement", rl.words, rl.word_set))
+    return bool((reading.line_find("next_step_action", rl) or _commits(reading, rl))
+                and rl.date() and not reading.line_find("disagreement", rl))
 
 
 def read_stalls(reading: Reading) -> None:
@@ -121,24 +121,31 @@ def read_stalls(reading: Reading) -> None:
 
 def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
     confirmed: set[int] = set()
+    actions: dict[int, str | None] = {}  # each line's next-step phrase, looked for once (a reply asks of the line before)
+
+    def action_of(rl: ReadLine) -> str | None:
+        if rl.index not in actions:
+            actions[rl.index] = reading.line_find("next_step_action", rl)
+        return actions[rl.index]
+
     for rl in reading.lines:
         if rl.index in skip or rl.role not in (REP, CUSTOMER):
             continue
-        action = reading.find("next_step_action", rl.words, rl.word_set)
+        action = action_of(rl)
         answers = None
         if rl.role == CUSTOMER and not action:
             proposed = reading.previous_of_role(rl.index, REP, within=1)
             # Naming a day answers a proposal that had one, or a question for one ("when would suit?");
             # "our campaign starts on the second of June" after "would a pilot help?" is an event, not a yes.
             answers = proposed is not None and bool(
-                reading.find("next_step_action", proposed.words, proposed.word_set)) and bool(
-                specific_date(proposed.words) or reading.find("when_questions", proposed.words, proposed.word_set))
+                action_of(proposed)) and bool(
+                proposed.date() or reading.line_find("when_questions", proposed))
         if not (action or answers):
             continue  # checked first: the date pattern is the dearest test
-        date = specific_date(rl.words)
+        date = rl.date()
         if not date or not _commits(reading, rl):
             continue
-        disagrees = reading.find("disagreement", rl.words, rl.word_set)
+        disagrees = reading.line_find("disagreement", rl)
         if rl.role == CUSTOMER:
             # Stating one ("I'll send the contract by Friday") or naming the day the rep asked for
             # ("Let's say Friday the twenty first at two") is agreeing to it.
@@ -149,7 +156,7 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
             continue
         if not action:
             continue
-        if rl.question is not None and not (specific_date(rl.question[1].words) or reading.find(
+        if rl.question is not None and not (rl.date_in(rl.question[1].words) or reading.find(
                 "proposal_questions", rl.question[1].words, rl.word_set)):
             # "I'll send the DPA today. Is legal the one to review it?": a yes answers the question, not a proposal
             proposal = False
@@ -180,8 +187,7 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
             confirmed.add(rl.index)
             reading.add("next_step_confirmed", rl, rl.line.text,
                         f"the customer took up the rep's offer and the rep puts a date on it ('{date}')", date)
-        elif asked_for and not disagrees and not (first is not None and reading.find("disagreement", first.words,
-                                                                                      first.word_set)):
+        elif asked_for and not disagrees and not (first is not None and reading.line_find("disagreement", first)):
             confirmed.add(rl.index)
             reading.add("next_step_confirmed", rl, rl.line.text,
                         f"the customer asked for it and the rep commits to a date ('{date}')", date)
@@ -189,17 +195,17 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
     for rl in reading.lines:  # "Let's touch base in a few months" may also accept a deferral
         if rl.index in deferrals or rl.index in confirmed or rl.role not in (REP, CUSTOMER):
             continue
-        cue = reading.find("vague_next_step", rl.words, rl.word_set)
+        cue = reading.line_find("vague_next_step", rl)
         reply = None
         if not cue:
             # "Talk soon", "just let me know": a goodbye at the end of a dated plan, but the next step itself
             # when it answers a deferral or a vague proposal
-            reply = reading.find("vague_replies", rl.words, rl.word_set)
+            reply = reading.line_find("vague_replies", rl)
             before = reading.lines[rl.index - 1] if rl.index else None
             if reply and before is not None and before.role not in (rl.role, UNKNOWN) and (
                     before.index in deferrals or before.index in vague):
                 cue = reply
-        if cue and not specific_date(rl.words) and rl.word_set.isdisjoint(_NAMED_TIMES):
+        if cue and not rl.date() and rl.word_set.isdisjoint(_NAMED_TIMES):
             vague.add(rl.index)
             reading.add("next_step_vague", rl, rl.line.text,
                         f"a next step with no date or owner ('{cue}'): nobody knows when it happens", cue)

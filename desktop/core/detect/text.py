@@ -8,7 +8,7 @@ phrase can be found as whole words with a plain substring test.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": " ", "\u201d": " ", "\u2014": " ",
                          "\u2013": " ", "-": " ", "_": " "})
@@ -16,38 +16,77 @@ _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": " ", "\u201d": 
 # decimals and unit ($25,000, 2.5x, 12%, 3rd).
 _TOKEN = re.compile(r"\$?\d+(?:,\d{3})*(?:\.\d+)?[a-z%]*|[a-z0-9]+(?:'[a-z]+)*%?")
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=\S)")
+# The same cuts, found faster: a sentence ends one past the start of each match.
+_SENTENCE_STOP = re.compile(r"[.?!]\s+(?=\S)")
+# _QUOTES as plain replacements: str.translate looks each character up, and most lines hold none of these
+_REPLACE = tuple((chr(k), v) for k, v in _QUOTES.items())
+
+
+def lowered(text: str) -> str:
+    """text.lower().translate(_QUOTES), without a look-up per character."""
+    text = text.lower()
+    if text.isascii():  # most lines: of the characters replaced only these two can be there
+        if "-" in text:
+            text = text.replace("-", " ")
+        if "_" in text:
+            text = text.replace("_", " ")
+        return text
+    for old, new in _REPLACE:
+        if old in text:
+            text = text.replace(old, new)
+    return text
 
 
 def words_of(text: str) -> str:
     """' so you'd like ... ' form: lower case, whole words, one space between, a space at each end."""
-    tokens = _TOKEN.findall(text.lower().translate(_QUOTES))
+    tokens = _TOKEN.findall(lowered(text))
     joined = " ".join(tokens)
     if "," in joined:
         joined = joined.replace(",", "")  # only numbers keep a comma this far: 25,000 -> 25000
     return f" {joined} "
 
 
-@dataclass(frozen=True, slots=True)
-class Sentence:
+class Sentence(NamedTuple):
+    """One sentence of a line (a tuple: a 2-hour call makes thousands, and a frozen dataclass is
+    several times dearer to build)."""
+
     text: str  # as written
     words: str  # words_of(text)
     asks: bool  # ends with a question mark
-    word_set: frozenset[str]  # to skip phrase lists none of whose words are here
+    word_set: frozenset[str]  # the whole line's words: what the rules ask of the line
+    own: frozenset[str]  # this sentence's words alone: a phrase list none of whose words are here cannot match it
 
 
 def sentences(text: str) -> list[Sentence]:
     """A line cut into sentences at . ? ! (Whisper often leaves one line as several sentences).
 
-    Every sentence carries the whole line's word set: it only ever tells which phrase lists cannot
-    match, and one set per line is cheaper than one per sentence.
+    Every sentence carries the whole line's word set (rules such as "the line has a number" read the
+    line) and its own: a phrase list is tried on a sentence only when its words are in that sentence,
+    not in another sentence of the line.
     """
     pieces = []
     text = text.strip()
-    prepared = text.lower().translate(_QUOTES)  # once a line, not once a sentence
+    prepared = lowered(text)  # once a line, not once a sentence
     if len(prepared) != len(text):  # a letter whose lower case is longer: cut each sentence on its own
         prepared = None
+    if _SENTENCE_STOP.search(text) is None:  # one sentence, the common case: the line's words are the sentence's
+        if not text:
+            return []
+        if prepared is None:
+            words = words_of(text)
+        else:
+            tokens = _TOKEN.findall(prepared)
+            joined = " ".join(tokens)
+            if "," in joined:
+                joined = joined.replace(",", "")
+                tokens = joined.split()
+            words = f" {joined} "
+        if len(words) <= 2:
+            return []
+        word_set = frozenset(words.split() if prepared is None else tokens)
+        return [Sentence(text, words, text.rstrip("\"') ").endswith("?"), word_set, word_set)]
     start = 0
-    for end in [m.start() for m in _SENTENCE_END.finditer(text)] + [len(text)]:
+    for end in [m.start() + 1 for m in _SENTENCE_STOP.finditer(text)] + [len(text)]:
         piece = text[start:end].strip()
         if piece:
             if prepared is None:
@@ -61,7 +100,8 @@ def sentences(text: str) -> list[Sentence]:
     if not pieces:
         return []
     word_set = frozenset("".join(w for _p, w in pieces).split())
-    return [Sentence(piece, words, piece.rstrip("\"') ").endswith("?"), word_set) for piece, words in pieces]
+    return [Sentence(piece, words, piece.rstrip("\"') ").endswith("?"), word_set, frozenset(words.split()))
+            for piece, words in pieces]
 
 
 NUMBER_WORDS = ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
@@ -91,8 +131,18 @@ SPECIFIC_DATE = re.compile(
     r"|\d{1,2}/\d{1,2}|in (?:two|three|four|five|\d) (?:days|weeks)) ")
 
 
+# Every date SPECIFIC_DATE finds holds a digit or one of these words: a line with neither is not searched.
+_DATE_WORDS = frozenset(WEEKDAYS + MONTHS + """tomorrow today tonight afternoon morning evening end eod eow week weekend
+days weeks noon one two three four five six seven eight nine ten eleven twelve twenty thirty first second third fourth
+fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth fifteenth sixteenth seventeenth
+eighteenth nineteenth twentieth thirtieth""".split())
+_DIGIT = re.compile(r"\d")
+
+
 def specific_date(words: str) -> str | None:
     """The first calendar date or time in a line's words, or None."""
+    if _DATE_WORDS.isdisjoint(words.split()) and _DIGIT.search(words) is None:
+        return None  # the pattern is the dearest test of a line: most lines hold none of its words
     found = SPECIFIC_DATE.search(words)
     return found.group(0).strip() if found else None
 
