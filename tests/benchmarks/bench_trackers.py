@@ -60,8 +60,10 @@ def _frame_gaps(store, name: str, phrases: list[str]) -> list[float]:
     timer.start()
     from desktop.ui.trackers import PAUSE_S
 
-    def count():  # as the window runs it: resting now and then (desktop.ui.trackers)
-        yield from trackers.recount_library(store, pause_s=PAUSE_S)
+    def count():  # as the window runs it: paced progress, resting now and then (desktop.ui.trackers)
+        from desktop.services.library_pass import paced
+
+        yield from paced(trackers.recount_library(store, pause_s=PAUSE_S))
 
     run_task(count, lambda _r: done.append(True),
              on_error=lambda exc: done.append(exc), on_progress=lambda _p: None)
