@@ -149,9 +149,12 @@ def _show(args, ctx) -> int:
 def _focus(args, ctx) -> int:
     if args.pattern:
         from desktop.core.adoption import proposed_focus
+        from desktop.services import patterns
         from desktop.services.adoption import set_focus_from_pattern
 
-        indicator = args.indicator if args.indicator is not None else proposed_focus(args.pattern)[1]
+        indicator = args.indicator
+        if indicator is None:
+            indicator = proposed_focus(args.pattern, patterns.follows(ctx.store))[1]
         on = parse_date(args.on, "--on")
         set_focus_from_pattern(ctx.store, args.cycle, args.pattern, args.behavior, indicator, on=on,
                                reason=args.reason)

@@ -7,7 +7,7 @@ machine remembers where it is. A file picked by hand is `calls relink CALL FILE`
 
 from __future__ import annotations
 
-from desktop.cli import print_json
+from desktop.cli import action, print_json
 
 
 def register(sub, common) -> None:
@@ -16,24 +16,11 @@ def register(sub, common) -> None:
 
     folders = inner.add_parser("folders", parents=[common], help="this machine's media folders")
     what = folders.add_subparsers(dest="folders_command", metavar="ACTION", required=True)
-    lst = what.add_parser("list", parents=[common], help="list them")
-    lst.add_argument("--json", action="store_true")
-    lst.set_defaults(handler=_list)
-    add = what.add_parser("add", parents=[common], help="add a folder where recordings live")
-    add.add_argument("folder")
-    add.add_argument("--json", action="store_true")
-    add.set_defaults(handler=_add)
-    rm = what.add_parser("remove", parents=[common], help="stop looking in a folder")
-    rm.add_argument("folder")
-    rm.add_argument("--json", action="store_true")
-    rm.set_defaults(handler=_remove)
-
-    find = inner.add_parser("find", parents=[common],
-                            help="find a call's recording in this machine's media folders (by SHA-256)")
+    action(what, "list", common, _list, "list them")
+    action(what, "add", common, _add, "add a folder where recordings live").add_argument("folder")
+    action(what, "remove", common, _remove, "stop looking in a folder").add_argument("folder")
+    find = action(inner, "find", common, _find, "find a call's recording in this machine's media folders (by SHA-256)")
     find.add_argument("call", help="call id (or exact title)")
-    find.add_argument("--json", action="store_true")
-    find.set_defaults(handler=_find)
-
 
 def _machine(ctx):
     from desktop.services.this_machine import ThisMachine

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from desktop.cli import print_row, print_rows
+from desktop.cli import action, print_row, print_rows
 
 SIDES = ("rep", "customer", "either")
 
@@ -11,37 +11,27 @@ def register(sub, common) -> None:
     parser = sub.add_parser("trackers", parents=[common], help="phrase sets counted on every call (trackers)")
     inner = parser.add_subparsers(dest="trackers_command", metavar="ACTION", required=True)
 
-    lst = inner.add_parser("list", parents=[common], help="every tracker with the calls and lines it found")
-    lst.add_argument("--json", action="store_true")
-    lst.set_defaults(handler=_list)
+    action(inner, "list", common, _list, "every tracker with the calls and lines it found")
 
-    add = inner.add_parser("add", parents=[common], help="a new tracker, counted over the library at once")
+    add = action(inner, "add", common, _add, "a new tracker, counted over the library at once")
     add.add_argument("name")
     add.add_argument("--side", choices=SIDES, default="either", help="whose lines count (default: either)")
     _phrase_options(add, required=True)
-    add.add_argument("--json", action="store_true")
-    add.set_defaults(handler=_add)
 
-    edit = inner.add_parser("edit", parents=[common], help="change a tracker (phrases given replace its phrases)")
+    edit = action(inner, "edit", common, _edit, "change a tracker (phrases given replace its phrases)")
     edit.add_argument("tracker", help="its name, key or id")
     edit.add_argument("--name", help="a new name")
     edit.add_argument("--side", choices=SIDES)
     _phrase_options(edit, required=False)
     edit.add_argument("--no-exclusions", action="store_true", help="drop every exclusion")
-    edit.add_argument("--json", action="store_true")
-    edit.set_defaults(handler=_edit)
 
-    rem = inner.add_parser("remove", parents=[common], help="remove a tracker and what it found")
-    rem.add_argument("tracker", help="its name, key or id")
-    rem.add_argument("--json", action="store_true")
-    rem.set_defaults(handler=_remove)
+    action(inner, "remove", common, _remove, "remove a tracker and what it found").add_argument(
+        "tracker", help="its name, key or id")
 
-    hits = inner.add_parser("hits", parents=[common], help="one tracker's lines across the library")
+    # --json prints: call, start_ms, end_ms, speaker, role, quote
+    hits = action(inner, "hits", common, _hits, "one tracker's lines across the library")
     hits.add_argument("tracker", metavar="NAME", help="its name, key or id")
     hits.add_argument("--call", action="append", metavar="CALL", help="only this call (id or exact title; repeat)")
-    hits.add_argument("--json", action="store_true", help="call, start_ms, end_ms, speaker, role, quote")
-    hits.set_defaults(handler=_hits)
-
 
 def _phrase_options(parser, *, required: bool) -> None:
     parser.add_argument("--phrase", action="append", required=required, metavar="WORDS",

@@ -21,8 +21,8 @@ library and an indicator worded from the pattern; the coach edits both.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from desktop.core.behaviors import SEED
 from desktop.core.enums import Seen
@@ -94,20 +94,36 @@ INDICATORS: dict[str, PatternIndicator] = {p.pattern: p for p in (
 )}
 
 
-def indicator_for(pattern: str) -> PatternIndicator:
-    """The indicator a pattern is read with; a pattern not in the table counts as one to see more of."""
+def indicator_for(pattern: str, follows: Mapping[str, str | None] | None = None) -> PatternIndicator:
+    """The indicator a pattern is read with; a pattern not in the table counts as one to see more of.
+
+    ``follows`` maps each tracker's name to the detection label it follows (the shipped ones do): a
+    tracker picked as the focus is read as its label is, with every label the reading needs taken from
+    the tracker that follows it where there is one ("Deferral accepted" misses, "Deferral" occasions).
+    """
     known = INDICATORS.get(pattern)
     if known is not None:
         return known
+    label = (follows or {}).get(pattern)
+    if label in INDICATORS:
+        tracker_of = {lab: name for name, lab in follows.items() if lab}
+        base = INDICATORS[label]
+
+        def swap(names: tuple[str, ...]) -> tuple[str, ...]:
+            return tuple(tracker_of.get(n, n) for n in names)
+
+        return replace(base, pattern=pattern, occasions=swap(base.occasions), misses=swap(base.misses),
+                       goods=swap(base.goods),
+                       indicator=base.indicator.split(" (read from")[0] + f" (read from the tracker: {pattern})")
     words = pattern.replace("_", " ")
     return PatternIndicator(pattern, goods=(pattern,), absent_is_miss=True,
                             behavior=f"Bring out {words} on every call.",
                             indicator=f"Calls where {words} comes up (read from the detector: {words})")
 
 
-def proposed_focus(pattern: str) -> tuple[str, str]:
+def proposed_focus(pattern: str, follows: Mapping[str, str | None] | None = None) -> tuple[str, str]:
     """(behavior, indicator) to offer when the coach picks ``pattern`` as the cycle's focus."""
-    ind = indicator_for(pattern)
+    ind = indicator_for(pattern, follows)
     return ind.behavior, ind.indicator
 
 

@@ -122,7 +122,8 @@ def proposed(store: Store, cycle_id: int, as_of: date | None = None, item_id: in
             Observation.item_id.in_([i.id for i in items]), Observation.seen.is_(None),
             Observation.call_id.is_(None)).order_by(Observation.observed_on, Observation.id)).all()
         to_check = [(o.id, o.item_id, o.observed_on) for o in to_check]
-        indicators = {i.id: indicator_for(i.indicator_pattern) for i in items}
+        follows = patterns.follows(store)
+        indicators = {i.id: indicator_for(i.indicator_pattern, follows) for i in items}
         item_ids = [i.id for i in items]
     wanted = {p for ind in indicators.values() for p in ind.patterns}
     found = patterns.hits(store, wanted, [c[0] for c in calls])

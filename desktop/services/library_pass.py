@@ -21,6 +21,7 @@ from pathlib import Path
 
 from db.store import Store
 from desktop.errors import CallmarkError
+from desktop.transcription.runner import stop_process
 
 #: below this many calls the child's start-up (about a second) costs more than it saves
 CHILD_FROM = 200
@@ -64,15 +65,6 @@ def _start(target, name: str, args: tuple):
     return receiver, process
 
 
-def _stop(process) -> None:
-    if process.is_alive():
-        process.terminate()
-        process.join(timeout=1.0)
-    if process.is_alive():
-        process.kill()
-    process.join(timeout=5.0)
-
-
 #: results written to the cache together: one transaction (and one wait for the disk) for many calls
 WRITE_EVERY = 25
 
@@ -110,7 +102,7 @@ def refresh_in_child(store: Store, ids: list[int]) -> Iterator:
                 steps = []
     finally:
         receiver.close()
-        _stop(process)
+        stop_process(process)  # the one way a child is stopped (Whisper's too)
 
 
 def _count_child(conn, store_path: str, tracker_id: int) -> None:
@@ -151,7 +143,7 @@ def count_in_child(store: Store, tracker_id: int) -> Iterator[tuple[int, int, li
             yield message[1], message[2], message[3]
     finally:
         receiver.close()
-        _stop(process)
+        stop_process(process)
 
 
 #: the window is told of progress at most this often: a status line redrawn 5,000 times is work for nothing

@@ -18,7 +18,7 @@ from desktop.core.adoption import Hit
 from desktop.core.detect.model import LABELS
 from desktop.errors import NotFound
 
-__all__ = ["Hit", "hits", "is_pattern", "register_source"]
+__all__ = ["Hit", "follows", "hits", "is_pattern", "register_source"]
 
 # (known names, hits) of each other kind of pattern (trackers).
 _SOURCES: list[tuple[Callable[[Store], set[str]], Callable[[Store, set[str], list[int]], dict]]] = []
@@ -42,6 +42,13 @@ def _sources() -> list:
 
 
 _TRACKERS_IN = False
+
+
+def follows(store: Store) -> dict[str, str | None]:
+    """Each tracker's name and the detection label it follows (``desktop.core.adoption.indicator_for``)."""
+    from desktop.services import trackers
+
+    return trackers.followed_labels(store)
 
 
 def is_pattern(store: Store, name: str) -> bool:

@@ -173,6 +173,11 @@ def tracker_hits(source, tracker_name: str, call_ids: Iterable[int] | None = Non
 # --- trackers as patterns (the coaching queue, the baseline table, adoption) -----------------------------
 
 
+def followed_labels(store: Store) -> dict[str, str | None]:
+    """{tracker name: the detection label it follows, or None}: how a tracker picked as a focus is read."""
+    return {name: label for name, label in store.reader().execute("SELECT name, label FROM tracker")}
+
+
 def pattern_names(store: Store) -> set[str]:
     """Every tracker's name: the patterns trackers answer for (a detection label is never one)."""
     return {r[0] for r in store.reader().execute("SELECT name FROM tracker")}

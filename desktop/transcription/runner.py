@@ -161,7 +161,7 @@ class TranscriptionJob:
                 return
             process = self._process
         if process is not None:
-            _stop(process)
+            stop_process(process)
 
     @property
     def pid(self) -> int | None:
@@ -266,7 +266,7 @@ class TranscriptionJob:
 
     def _end_cancelled(self) -> Cancelled:
         if self._process is not None:
-            _stop(self._process)
+            stop_process(self._process)
         with self._lock:
             if self.outcome is JobOutcome.RUNNING:
                 self.outcome = JobOutcome.CANCELLED
@@ -283,10 +283,10 @@ class TranscriptionJob:
         if self._process is not None:
             self._process.join(timeout=5)
             if self._process.is_alive():
-                _stop(self._process)
+                stop_process(self._process)
 
 
-def _stop(process: multiprocessing.process.BaseProcess) -> None:
+def stop_process(process: multiprocessing.process.BaseProcess) -> None:
     """SIGTERM, then SIGKILL if it lingers; always joined so no zombie is left."""
     if process.is_alive():
         process.terminate()

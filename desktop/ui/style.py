@@ -221,6 +221,19 @@ def paint_focus_frame(device, palette: QPalette, painter=None) -> None:
 FOCUS_FRAME_PX = 2
 
 
+class ShowsFocus:
+    """For a custom-painted view that draws its focus frame (``paint_focus_frame``): it repaints when the
+    keyboard focus comes or goes. Put it before the Qt class: ``class View(ShowsFocus, QWidget)``."""
+
+    def focusInEvent(self, event) -> None:  # noqa: N802
+        super().focusInEvent(event)
+        self.update()
+
+    def focusOutEvent(self, event) -> None:  # noqa: N802
+        super().focusOutEvent(event)
+        self.update()
+
+
 def fill_rect(painter, rect, colour: QColor) -> None:
     """Fill ``rect`` with a plain colour; leaves the painter with no pen and that brush.
 

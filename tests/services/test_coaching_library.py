@@ -201,3 +201,21 @@ def test_a_tracker_picked_as_the_focus_is_read_from_later_calls_too(store, lib):
     # By hand: only c4 has "meet again on Tuesday" (seen, at that line); c1–c3 never book a dated step.
     assert got == [(ids["c1"], Seen.NO, None), (ids["c2"], Seen.NO, None), (ids["c3"], Seen.NO, None),
                    (ids["c4"], Seen.YES, 12_000)]
+
+
+def test_a_shipped_tracker_picked_as_the_focus_is_read_as_the_label_it_follows(store, lib):
+    from desktop.services import patterns
+
+    follows = patterns.follows(store)
+    assert follows["Deferral accepted"] == "deferral_accepted"
+    behavior, indicator = proposed_focus("Deferral accepted", follows)
+    assert behavior == proposed_focus("deferral_accepted")[0] and indicator.endswith("(read from the tracker: "
+                                                                                    "Deferral accepted)")
+    adoption.set_focus_from_pattern(store, lib.cycle_id, "Deferral accepted", behavior, indicator,
+                                    on=date(2026, 9, 25))
+    ids = lib.ids
+    got = [(p.call, p.seen, p.start_ms) for p in adoption.proposed(store, lib.cycle_id, LATE)]
+    # By hand, from the trackers' phrases: the "Deferral" tracker gives the occasions, "Deferral accepted"
+    # the misses. c1 probes its deferral (seen), c2 accepts it (not seen, at "I'll send that over"),
+    # c3 probes one of two and accepts the other (partly); c4 has no deferral.
+    assert got == [(ids["c1"], Seen.YES, 12_000), (ids["c2"], Seen.NO, 18_000), (ids["c3"], Seen.PARTIAL, 30_000)]

@@ -14,7 +14,7 @@ import re
 from desktop.core.detect.lines import Reading, ReadLine, quote_of
 from desktop.core.detect.model import CUSTOMER, REP
 from desktop.core.detect.phrases import has_number
-from desktop.core.detect.text import NUMBER, ORDINAL, content_words, specific_date
+from desktop.core.detect.text import MONTHS, NUMBER, ORDINAL, WEEKDAYS, content_words, specific_date
 
 # A month in the past ("fees went up in January") or a call-back ("call me back in the fall") forces nothing.
 _NOT_AN_EVENT = frozenset("went was were had looked tried did last ago used revisit back".split())
@@ -183,7 +183,9 @@ _DAY_OF_MONTH = re.compile(r" the " + ORDINAL + r" ")
 
 
 _NAME = re.compile(r"(?<=[\s,])(?:Ms|Mr|Mrs|Dr)?\.?\s?([A-Z][a-z]+)")
-_NOT_NAMES = frozenset("I I'm I'll I'd I've It It's The That This We Our And But So Yes No Not".split())
+# Capitalised but no one's name: the words a sentence starts with, and the calendar's ("every Monday").
+_NOT_NAMES = frozenset("I I'm I'll I'd I've It It's The That This We Our And But So Yes No Not".split()
+                       + [w.capitalize() for w in (*WEEKDAYS, *MONTHS)])
 
 
 def _named(text: str) -> str | None:

@@ -11,7 +11,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from desktop.ui.style import LIGHT, paint_focus_frame, theme
+from desktop.ui.style import LIGHT, ShowsFocus, paint_focus_frame, theme
 
 # The light palette's; painting takes them from the palette's theme (desktop.ui.style.Theme).
 MINE_COLOUR = LIGHT.mine
@@ -21,7 +21,7 @@ LANE_PX = 26
 LABEL_PX = 100
 
 
-class TwoLaneTimeline(QWidget):
+class TwoLaneTimeline(ShowsFocus, QWidget):
     row_clicked = Signal(int)  # index into the rows given to set_rows
     seek_requested = Signal(int)  # ms
 
@@ -223,14 +223,6 @@ class TwoLaneTimeline(QWidget):
             self.seek_requested.emit(self._ms(event.position().x()))
 
     # --- keyboard -------------------------------------------------------------------------
-
-    def focusInEvent(self, event) -> None:  # noqa: N802
-        super().focusInEvent(event)
-        self.update()
-
-    def focusOutEvent(self, event) -> None:  # noqa: N802
-        super().focusOutEvent(event)
-        self.update()
 
     def keyPressEvent(self, event) -> None:  # noqa: N802
         """Left / Right: the previous / next pair of marks, as if clicked."""

@@ -12,13 +12,24 @@ from __future__ import annotations
 
 from datetime import date
 
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
-                               QLineEdit, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from desktop.core.adoption import proposed_focus
 from desktop.core.cycles import Phase
 from desktop.errors import CallmarkError
-from desktop.services import coaching_queue, cycles
+from desktop.services import coaching_queue, cycles, patterns
 from desktop.services.changes import CALLS, CYCLES, SUGGESTIONS, TRANSCRIPT
 from desktop.ui.coaching.library_table import LEAD_IN_MS, KeyTable, RowsModel, at
 
@@ -77,11 +88,11 @@ class PatternTable(QGroupBox):
 class FocusDialog(QDialog):
     """The behavior and the indicator proposed for a pattern, editable before they are saved."""
 
-    def __init__(self, pattern: str, needs_reason: bool, parent: QWidget | None = None):
+    def __init__(self, pattern: str, needs_reason: bool, parent: QWidget | None = None, follows=None):
         super().__init__(parent)
         self.setWindowTitle(f"Focus from the baseline: {pattern.replace('_', ' ')}")
         self.resize(620, 340)
-        behavior, indicator = proposed_focus(pattern)
+        behavior, indicator = proposed_focus(pattern, follows)  # follows: tracker name -> the label it follows
         self.behavior = QPlainTextEdit(behavior)
         self.behavior.setAccessibleName("Focus behavior")
         self.indicator = QPlainTextEdit(indicator)
@@ -205,7 +216,7 @@ class BaselineView(QWidget):
             return False
         c = self.cycle
         needs = bool(c.focus_behavior) and not method.can_change_focus(c.start_date, c.as_of).allowed
-        dialog = self.last_dialog = FocusDialog(p.pattern, needs, self)
+        dialog = self.last_dialog = FocusDialog(p.pattern, needs, self, follows=patterns.follows(self.store))
         while (answer(dialog) if answer else dialog.exec()) == QDialog.DialogCode.Accepted:
             try:
                 self.run(lambda: adoption.set_focus_from_pattern(

@@ -19,7 +19,15 @@ from PySide6.QtWidgets import (
 
 from desktop.core.timefmt import format_ms
 from desktop.ui.models.transcript_model import START_ROLE, WORDS_ROLE, word_at
-from desktop.ui.style import FOCUS_FRAME_PX, FOLLOW_BUTTON_SHEET, fill_rect, paint_focus_frame, speaker_colour, theme
+from desktop.ui.style import (
+    FOCUS_FRAME_PX,
+    FOLLOW_BUTTON_SHEET,
+    ShowsFocus,
+    fill_rect,
+    paint_focus_frame,
+    speaker_colour,
+    theme,
+)
 
 TEXT_LINES = 2
 GUTTER_PX = 118
@@ -198,7 +206,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         return start
 
 
-class TranscriptView(QListView):
+class TranscriptView(ShowsFocus, QListView):
     """Emits ``seek_requested`` on a click; ``follow`` keeps the current line in view."""
 
     seek_requested = Signal(int)
@@ -353,14 +361,6 @@ class TranscriptView(QListView):
             event.accept()
             return
         super().keyPressEvent(event)
-
-    def focusInEvent(self, event) -> None:  # noqa: N802
-        super().focusInEvent(event)
-        self.update()
-
-    def focusOutEvent(self, event) -> None:  # noqa: N802
-        super().focusOutEvent(event)
-        self.update()
 
     # --- clicks ---------------------------------------------------------------------------------
 

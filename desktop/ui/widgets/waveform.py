@@ -18,7 +18,7 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from desktop.ui.style import fill_rect, kind_colour, kind_letter, paint_focus_frame, theme
+from desktop.ui.style import ShowsFocus, fill_rect, kind_colour, kind_letter, paint_focus_frame, theme
 
 EDGE_GRAB_PX = 5
 SUGGESTION_PX = 9  # the suggestions' lane, along the foot of the waveform
@@ -46,7 +46,7 @@ class Mark:
     open: bool = True
 
 
-class WaveformTimeline(QWidget):
+class WaveformTimeline(ShowsFocus, QWidget):
     seek_requested = Signal(int)  # ms
     moment_clicked = Signal(int)  # moment id
     span_edited = Signal(int, int, int)  # moment id, new start ms, new end ms
@@ -396,14 +396,6 @@ class WaveformTimeline(QWidget):
         super().resizeEvent(event)
 
     # --- keyboard -------------------------------------------------------------------------
-
-    def focusInEvent(self, event) -> None:  # noqa: N802
-        super().focusInEvent(event)
-        self.update()
-
-    def focusOutEvent(self, event) -> None:  # noqa: N802
-        super().focusOutEvent(event)
-        self.update()
 
     def keyPressEvent(self, event) -> None:  # noqa: N802
         """With the focus here: Left / Right seek a second (Shift: a tenth of the view), Home / End go to

@@ -72,3 +72,13 @@ def test_an_answer_goes_on_with_the_pain_only_when_asked_about_it():
 
 def test_a_word_of_the_list_in_another_form_counts():
     assert "pain" in labels_on(0, "C: The drivers struggled all winter.")  # the list says struggle, struggling
+
+
+@pytest.mark.parametrize("answer, named", [
+    ("We export everything to spreadsheets every Monday.", False),  # a weekday is no one's name
+    ("We talk it over again in March.", False),
+    ("Our general counsel, Ms. Obi.", True),
+])
+def test_asked_who_decides_a_capitalised_calendar_word_is_not_the_buyer(answer, named):
+    at = labels_at("R: What will you review in it, and who else needs to be involved in the decision?", f"C: {answer}")
+    assert ("economic_buyer" in at.get(1, set())) is named
