@@ -1,4 +1,4 @@
-"""The detection pass over a whole library, read in a child process.
+"""The passes over a whole library, read in a child process: detection, and counting a tracker.
 
 Reading thousands of transcripts is pure Python work. On a thread of the window's process it
 shares the interpreter with the GUI thread, and each of its garbage collections (tens of
@@ -6,6 +6,9 @@ milliseconds over the window's heap) holds the GUI still. In a child process the
 is only this loop: take each call's answer and write it to the cache through the store's one
 writer. The child only reads (the cache is checked against its fingerprint on every read, so an
 answer made from a transcript edited meanwhile is simply made again).
+
+A tracker's count works the same way: the child reads the candidate lines and finds the hits, the
+window's process only gathers them and writes them in the count's one transaction at the end.
 
 Stopping the generator (the task cancelled, the window closing) stops the child.
 """
@@ -52,6 +55,16 @@ def _child(conn, store_path: str, ids: list[int]) -> None:
         conn.close()
 
 
+def _start(target, name: str, args: tuple):
+    """``target(conn, *args)`` in a fresh child process; the receiving end of its pipe and the process."""
+    ctx = multiprocessing.get_context("spawn")
+    receiver, sender = ctx.Pipe(duplex=False)
+    process = ctx.Process(target=target, name=name, daemon=True, args=(sender, *args))
+    process.start()
+    sender.close()  # the child's end: its death reads as end-of-file here
+    return receiver, process
+
+
 #: results written to the cache together: one transaction (and one wait for the disk) for many calls
 WRITE_EVERY = 25
 
@@ -60,12 +73,7 @@ def refresh_in_child(store: Store, ids: list[int]) -> Iterator:
     """Yield LibraryProgress for each call as the child reads it; the results go to the cache here."""
     from desktop.services.suggestions import LibraryProgress, save_caches
 
-    ctx = multiprocessing.get_context("spawn")
-    receiver, sender = ctx.Pipe(duplex=False)
-    process = ctx.Process(target=_child, name="callmark-suggestions", daemon=True,
-                          args=(sender, str(store.path), list(ids)))
-    process.start()
-    sender.close()  # the child's end: its death reads as end-of-file here
+    receiver, process = _start(_child, "callmark-suggestions", (str(store.path), list(ids)))
     total = len(ids)
     rows: list[tuple] = []
     steps: list[LibraryProgress] = []
@@ -97,17 +105,59 @@ def refresh_in_child(store: Store, ids: list[int]) -> Iterator:
         stop_process(process)  # the one way a child is stopped (Whisper's too)
 
 
+def _count_child(conn, store_path: str, tracker_id: int) -> None:
+    """In the child: one tracker's hits, a batch of plain rows every few calls (nothing written here)."""
+    import os
+
+    from desktop.services import trackers
+
+    if hasattr(os, "nice"):
+        os.nice(10)
+    store = Store(Path(store_path))
+    try:
+        try:
+            for step in trackers.read_hits(store, tracker_id):
+                conn.send(("hits", *step))
+        except Exception as exc:  # noqa: BLE001 - the parent says what went wrong, with the store
+            conn.send(("error", str(exc) or type(exc).__name__))
+            return
+        conn.send(("done",))
+    finally:
+        store.close()
+        conn.close()
+
+
+def count_in_child(store: Store, tracker_id: int) -> Iterator[tuple[int, int, list[tuple]]]:
+    """(calls read, calls to read, hit rows found since the last step), as the child finds them."""
+    receiver, process = _start(_count_child, "callmark-trackers", (str(store.path), int(tracker_id)))
+    try:
+        while True:
+            try:
+                message = receiver.recv()
+            except EOFError:
+                raise CallmarkError(f"{store.path}: the tracker count stopped (its process ended)") from None
+            if message[0] == "done":
+                return
+            if message[0] == "error":
+                raise CallmarkError(f"{store.path}: tracker {tracker_id} not counted: {message[1]}")
+            yield message[1], message[2], message[3]
+    finally:
+        receiver.close()
+        stop_process(process)
+
+
 #: the window is told of progress at most this often: a status line redrawn 5,000 times is work for nothing
 PROGRESS_EVERY_S = 0.1
 
 
 def paced(steps: Iterator, seconds: float = PROGRESS_EVERY_S):
-    """The steps at most one per `seconds` (and always the last); returns how many calls were read anew."""
+    """The steps at most one per `seconds` (and always the last); returns how many calls were read anew
+    (steps without ``ran``, a tracker count's, count none)."""
     import time
 
     ran, last, step, shown = 0, float("-inf"), None, True
     for step in steps:
-        ran += step.ran
+        ran += getattr(step, "ran", 0)
         now = time.monotonic()
         shown = now - last >= seconds
         if shown:

@@ -378,19 +378,18 @@ def _candidates(store: Store, query: str | None) -> dict[int, list[tuple]]:
     return by_call
 
 
-def recount_tracker(store: Store, ref: str | int, *, pause_s: float = 0.0) -> Iterator[RecountProgress]:
-    """Count one tracker over the whole library, yielding progress; written in one transaction at the end.
+def read_hits(store: Store, ref: str | int | TrackerRow, *,
+              pause_s: float = 0.0) -> Iterator[tuple[int, int, list[tuple]]]:
+    """One tracker over the library, read only: (calls read, calls to read, hit rows found since the last
+    step) every PROGRESS_EVERY calls and at the end. What a count writes, in the window's process or
+    sent from the child that reads for it (desktop.services.library_pass).
 
-    Calls recounted meanwhile (a transcript edited while this ran) keep what their own recount found.
     ``pause_s``: rest this long after each ~10 ms of reading, so a window's thread, which needs the same
     interpreter, keeps answering keys while the count runs beside it.
     """
-    from sqlalchemy import text
-
     from desktop.services.suggestions import call_roles
 
-    row = get_tracker(store, ref)
-    started = utcnow()
+    row = ref if isinstance(ref, TrackerRow) else get_tracker(store, ref)
     match = matcher(row)
     by_call = _candidates(store, match.index_query())
     con = store.reader()
@@ -406,6 +405,42 @@ def recount_tracker(store: Store, ref: str | int, *, pause_s: float = 0.0) -> It
         lines = [Line(s, e, names.get(spk, spk), t) for s, e, spk, t in found]
         for hit in find_hits([match], lines, call_roles(store, call_id))[0]:
             values.append(_hit_values(row.id, call_id, hit))
+        if done % PROGRESS_EVERY == 0:
+            yield done, total, values
+            values = []
+    if values or total % PROGRESS_EVERY:
+        yield total, total, values
+
+
+def _library_size(store: Store) -> int:
+    return int(store.reader().execute('SELECT COUNT(*) FROM "transcript" WHERE is_current = TRUE').fetchone()[0])
+
+
+def recount_tracker(store: Store, ref: str | int, *, pause_s: float = 0.0,
+                    child_from: int | None = None) -> Iterator[RecountProgress]:
+    """Count one tracker over the whole library, yielding progress; written in one transaction at the end.
+
+    Calls recounted meanwhile (a transcript edited while this ran) keep what their own recount found.
+    A library of ``child_from`` calls or more (library_pass.CHILD_FROM) is read in a child process: the
+    reading's garbage collections then never hold a window's thread still (a short one runs here,
+    resting ``pause_s`` now and then, see `read_hits`).
+    """
+    from sqlalchemy import text
+
+    from desktop.services.library_pass import CHILD_FROM, count_in_child
+
+    row = get_tracker(store, ref)
+    started = utcnow()
+    matcher(row)  # a tracker that cannot be counted says so here, before any child starts
+    # A team store's connection is the server's, not a file a child could open: read here.
+    if store.dialect == "sqlite" and _library_size(store) >= (CHILD_FROM if child_from is None else child_from):
+        steps = count_in_child(store, row.id)
+    else:
+        steps = read_hits(store, row, pause_s=pause_s)
+    values: list[tuple] = []
+    total = 0
+    for done, total, found in steps:
+        values.extend(found)
         if done % PROGRESS_EVERY == 0:
             yield RecountProgress(row.name, done, total, len(values))
     with store.write() as session:
@@ -433,17 +468,18 @@ def pending(store: Store) -> list[TrackerRow]:
     return [r for r in _trackers_only(store) if r.pending]
 
 
-def recount_library(store: Store, refs: Iterable[str | int] | None = None, *,
-                    pause_s: float = 0.0) -> Iterator[RecountProgress]:
+def recount_library(store: Store, refs: Iterable[str | int] | None = None, *, pause_s: float = 0.0,
+                    child_from: int | None = None) -> Iterator[RecountProgress]:
     """Every pending tracker (or those named) counted over the library, one after another, with progress."""
     rows = [get_tracker(store, r) for r in refs] if refs is not None else pending(store)
     for row in rows:
-        yield from recount_tracker(store, row.id, pause_s=pause_s)
+        yield from recount_tracker(store, row.id, pause_s=pause_s, child_from=child_from)
 
 
 def ensure_counted(store: Store) -> None:
-    """Count what is due, now (the command line: it has no background to leave it to)."""
-    for _step in recount_library(store):
+    """Count what is due, now (the command line: it has no background to leave it to, nor a window to keep
+    answering, so it reads here rather than start a child for each tracker)."""
+    for _step in recount_library(store, child_from=2**62):
         pass
 
 
@@ -454,4 +490,4 @@ def counted_at(store: Store, call_id: int) -> datetime | None:
 
 __all__ = ["RecountProgress", "TrackerHitRow", "TrackerRow", "add", "after_transcript_change", "counts_by_call",
            "edit", "ensure_counted", "get_tracker", "list_trackers", "pattern_hits", "pattern_names", "pending",
-           "recount_call", "recount_library", "recount_tracker", "remove", "tracker_hits"]
+           "read_hits", "recount_call", "recount_library", "recount_tracker", "remove", "tracker_hits"]

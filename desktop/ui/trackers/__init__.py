@@ -88,9 +88,11 @@ class TrackersController(QObject):
 
         def due():
             from desktop.services import trackers
+            from desktop.services.library_pass import paced
 
             hits = 0
-            for step in trackers.recount_library(store, pause_s=PAUSE_S):
+            # A long library is read in a child process; the status line hears at most ten steps a second.
+            for step in paced(trackers.recount_library(store, pause_s=PAUSE_S)):
                 hits = step.hits
                 yield step
             return hits
