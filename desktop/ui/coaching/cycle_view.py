@@ -275,15 +275,7 @@ class CoachingWindow(QMainWindow):
         self.reload_managers(name)
 
     def on_manager_changed(self, name: str) -> None:
-        self.cycle_box.blockSignals(True)
-        self.cycle_box.clear()
-        rows = cycles.list_cycles(self.store, name, self.on) if name else []
-        current = cycles.current_cycle(self.store, name, self.on) if name else None
-        for r in rows:
-            self.cycle_box.addItem(f"{r.start_date:%d %b %Y} – {r.end_date:%d %b %Y}", r.id)
-        if current is not None:
-            self.cycle_box.setCurrentIndex(self.cycle_box.findData(current.id))
-        self.cycle_box.blockSignals(False)
+        fill_cycle_box(self.cycle_box, self.store, name, self.on)
         self.on_cycle_chosen()
 
     def on_cycle_chosen(self) -> None:
@@ -552,3 +544,17 @@ class CoachingWindow(QMainWindow):
         if self.cycle is None or self.tabs.currentWidget() is not self.dashboard:
             return
         self.dashboard.show_report(indicators.report(self.store, cycle_id=self.cycle.id, as_of=self.on))
+
+
+def fill_cycle_box(box, store, manager: str | None, on, *, with_day: bool = False) -> None:
+    """A manager's cycles in a combo box, the current one chosen, without telling anyone meanwhile."""
+    box.blockSignals(True)
+    box.clear()
+    if manager and manager in cycles.managers_with_cycles(store):
+        for r in cycles.list_cycles(store, manager, on):
+            day = f" (day {r.now.day})" if with_day else ""
+            box.addItem(f"{r.start_date:%d %b %Y} – {r.end_date:%d %b %Y}{day}", r.id)
+        current = cycles.current_cycle(store, manager, on)
+        if current is not None:
+            box.setCurrentIndex(box.findData(current.id))
+    box.blockSignals(False)

@@ -13,7 +13,6 @@ from datetime import date
 
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
-from desktop.services import cycles
 from desktop.services.changes import CALLS, CYCLES
 from desktop.ui.actions import ActionId
 from desktop.ui.coaching.baseline_view import BaselineView
@@ -94,15 +93,9 @@ class LibraryWindow(QMainWindow):
 
     def on_manager_changed(self, name: str) -> None:
         self.queue.show_manager(name or None)
-        self.cycle_box.blockSignals(True)
-        self.cycle_box.clear()
-        if name and name in cycles.managers_with_cycles(self.store):
-            for r in cycles.list_cycles(self.store, name, self.on):
-                self.cycle_box.addItem(f"{r.start_date:%d %b %Y} – {r.end_date:%d %b %Y} (day {r.now.day})", r.id)
-            current = cycles.current_cycle(self.store, name, self.on)
-            if current is not None:
-                self.cycle_box.setCurrentIndex(self.cycle_box.findData(current.id))
-        self.cycle_box.blockSignals(False)
+        from desktop.ui.coaching.cycle_view import fill_cycle_box
+
+        fill_cycle_box(self.cycle_box, self.store, name, self.on, with_day=True)
         self.on_cycle_chosen()
 
     def on_cycle_chosen(self) -> None:
