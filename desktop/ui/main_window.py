@@ -407,19 +407,11 @@ class MainWindow(QMainWindow):
             self.typing_filter.stop_following(QApplication.instance())
             self.playback.release()
             self.waveforms.wait(3000)
-            finder = getattr(self, "suggestions", None)
-            if finder is not None:
-                finder.shutdown()  # its reads end before the store can be closed
-            counting = getattr(self, "trackers", None)
-            if counting is not None:
-                counting.shutdown()  # a library count stops before the store closes
-            search = getattr(getattr(self, "recording_finder", None), "task", None)
-            if search is not None:
-                search.wait(5)
-            lookup = getattr(getattr(self, "recording_finder", None), "lookup", None)
-            if lookup is not None:  # the media folders' index: stopped at its next file, then waited for
-                lookup.cancel()
-                lookup.wait(5)
+            # Their background reads end before the store can be closed (each made only when first needed).
+            for name in ("suggestions", "trackers", "recording_finder"):
+                part = getattr(self, name, None)
+                if part is not None:
+                    part.shutdown()
             self.warmup.wait(30)
         super().closeEvent(event)
 

@@ -105,8 +105,8 @@ class FocusDialog(QDialog):
         self.problem.setObjectName("focusProblem")
         self.problem.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
-        for b in buttons.buttons():
-            b.setAccessibleName(b.text().replace("&", ""))
+        buttons.button(QDialogButtonBox.StandardButton.Save).setAccessibleName("Save the focus")
+        buttons.button(QDialogButtonBox.StandardButton.Cancel).setAccessibleName("Cancel")
         form = QFormLayout(self)
         form.addRow("Behavior", self.behavior)
         form.addRow("Indicator", self.indicator)

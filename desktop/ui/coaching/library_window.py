@@ -93,7 +93,7 @@ class LibraryWindow(QMainWindow):
 
     def on_manager_changed(self, name: str) -> None:
         self.queue.show_manager(name or None)
-        from desktop.ui.coaching.cycle_view import fill_cycle_box
+        from desktop.ui.coaching.cycle_tabs import fill_cycle_box
 
         fill_cycle_box(self.cycle_box, self.store, name, self.on, with_day=True)
         self.on_cycle_chosen()

@@ -63,6 +63,14 @@ class RecordingFinder(QObject):
         window.workspace.call_opened.connect(self.on_call_opened)
         self.searching.connect(window.show_message)
 
+
+    def shutdown(self) -> None:
+        """The window is closing: the search ends, the media folders' index stops at its next file."""
+        if self.task is not None:
+            self.task.wait(5)
+        if self.lookup is not None:
+            self.lookup.cancel()
+            self.lookup.wait(5)
     def _button(self, action_id: ActionId, name: str, accessible: str) -> QPushButton:
         action = self.window.registry[action_id]
         button = QPushButton(action.text())

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+from functools import partial
+from html import escape
 from datetime import date
 
 from PySide6.QtCore import QObject, QStringListModel, Qt, Signal
 from PySide6.QtWidgets import QComboBox
 
 from desktop.core.enums import Severity
-from desktop.core.specificity import Finding, passes
+from desktop.core.specificity import Finding
 from desktop.core.timefmt import format_ms
 from desktop.errors import CallmarkError
 from desktop.services import items, moments, parking
@@ -17,7 +19,7 @@ from desktop.services.changes import ITEMS, PARKED
 from desktop.ui.item_editor.autosave import FieldSaver
 from desktop.ui.item_editor.away import UnsavedWhileAway, keep_or_raise
 from desktop.ui.item_editor.evidence import EvidenceController
-from desktop.ui.item_editor.fields import SEVERITY_COLOURS, SEVERITY_MARKS, StepText, worst
+from desktop.ui.item_editor.fields import SEVERITY_COLOURS, StepText, summary_html, worst
 from desktop.ui.style import theme
 from desktop.ui.item_editor.follow_up import FollowUpController, ItemPicker
 from desktop.ui.item_editor.view import ItemEditorView
@@ -32,9 +34,7 @@ NOTE_FOR = {"evidence": ("evidence_note", None), "consequence": ("consequence_no
             "next_evidence": ("next_evidence_note", "next_evidence"), "owner": ("owner_note", None)}
 
 
-def _esc(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
+_esc = partial(escape, quote=False)  # text shown in a rich-text label; quotes stay as written
 
 class ItemEditorController(QObject):
     item_loaded = Signal(object)  # ItemRow or None
@@ -379,7 +379,7 @@ class ItemEditorController(QObject):
         self._mark_due(bool(about_date))
         multiple = any(f.component == "behavior" and "more than one behavior" in f.message for f in found)
         v.split_button.setVisible(bool(row and multiple and items.split_text(row.behavior_text)))
-        self._summarise(row, found)
+        self.view.summary.setText(summary_html(row, found))
         self.findings_changed.emit(found)
 
     def _date_findings(self, row, found: list[Finding]) -> list[Finding]:
@@ -394,23 +394,6 @@ class ItemEditorController(QObject):
         bad = missing or (not field.is_valid() and len(field.text().strip()) >= 8)
         field.setStyleSheet(f"QLineEdit {{ border: 2px solid {SEVERITY_COLOURS[Severity.ERROR]}; "
                             "border-radius: 3px; }" if bad else "")
-
-    def _summarise(self, row, found: list[Finding]) -> None:
-        if row is None:
-            self.view.summary.setText("")
-            return
-        errors = sum(f.severity == Severity.ERROR for f in found)
-        advice = len(found) - errors
-        head = f"Item {row.id} for {_esc(row.manager or 'no manager')} · {row.status}"
-        if passes(found):
-            verdict = f"<span style='color:{theme().severity['ok']}'>✔ specific enough to coach</span>"
-        else:
-            verdict = (f"<span style='color:{SEVERITY_COLOURS[Severity.ERROR]}'>"
-                       f"{SEVERITY_MARKS[Severity.ERROR]} {errors} to fix</span>")
-        if advice:
-            verdict += (f" · <span style='color:{SEVERITY_COLOURS[Severity.WARNING]}'>"
-                        f"{SEVERITY_MARKS[Severity.WARNING]} {advice} advice</span>")
-        self.view.summary.setText(f"{head} · {verdict}")
 
     # --- commands -------------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.core.enums import Severity
-from desktop.core.specificity import Finding
+from desktop.core.specificity import Finding, passes
 
 
 class _SeverityColours(Mapping):
@@ -317,3 +317,24 @@ class CalendarButton(QToolButton):
         self.field.setFocus(Qt.FocusReason.PopupFocusReason)
         self.picked.emit(chosen)
 
+
+def summary_html(row, found: list[Finding]) -> str:
+    """The editor's one-line verdict on the item: fixed or to fix, and how much advice."""
+    from html import escape
+
+    from desktop.ui.style import theme
+
+    if row is None:
+        return ""
+    errors = sum(f.severity == Severity.ERROR for f in found)
+    advice = len(found) - errors
+    head = f"Item {row.id} for {escape(row.manager or 'no manager', quote=False)} · {row.status}"
+    if passes(found):
+        verdict = f"<span style='color:{theme().severity['ok']}'>✔ specific enough to coach</span>"
+    else:
+        verdict = (f"<span style='color:{SEVERITY_COLOURS[Severity.ERROR]}'>"
+                   f"{SEVERITY_MARKS[Severity.ERROR]} {errors} to fix</span>")
+    if advice:
+        verdict += (f" · <span style='color:{SEVERITY_COLOURS[Severity.WARNING]}'>"
+                    f"{SEVERITY_MARKS[Severity.WARNING]} {advice} advice</span>")
+    return f"{head} · {verdict}"
