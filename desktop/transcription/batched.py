@@ -1,4 +1,4 @@
-"""Batched Whisper for the calls after the first window: faster-whisper's BatchedInferencePipeline, gaps filled.
+"""Batched Whisper for the real pass (after the preview): faster-whisper's BatchedInferencePipeline, gaps filled.
 
 faster-whisper's batched pipeline cuts the speech (found by its VAD) into
 chunks of up to 30 s and decodes several chunks at once, which on the CPU
@@ -65,18 +65,16 @@ def uncovered(regions: list[tuple[float, float]], words: list[tuple[float, float
 def transcribe_batched(pipeline: Any, audio: Any, *, language: str | None, beam_size: int,
                        word_timestamps: bool, batch_size: int) -> tuple[list[Any], Any]:
     """(segments in time order, info) for one window of audio; segments are faster-whisper's own."""
-    regions = speech_regions(audio)
-    if not regions:
-        return [], None
-    options = dict(language=language, beam_size=beam_size, word_timestamps=word_timestamps, batch_size=batch_size,
-                   vad_filter=False, without_timestamps=False)
-    segments, info = pipeline.transcribe(audio, clip_timestamps=chunks_of(regions), **options)
+    options = dict(language=language, beam_size=beam_size, word_timestamps=word_timestamps, batch_size=batch_size)
+    # The pipeline's own VAD and chunks: measured, they lose fewer words than our own clips with
+    # timestamps (tests/benchmarks/bench_batch.py).
+    segments, info = pipeline.transcribe(audio, **options)
     found = list(segments)
-    if word_timestamps:
+    if word_timestamps and found:
         words = [(w.start, w.end) for s in found for w in (s.words or [])]
-        missed = uncovered(regions, words)
+        missed = uncovered(speech_regions(audio), words)
         if missed:
-            again, _info = pipeline.transcribe(audio, clip_timestamps=chunks_of(missed), **options)
+            again, _info = pipeline.transcribe(audio, clip_timestamps=chunks_of(missed), vad_filter=False, **options)
             found.extend(s for s in again if s.text.strip())
     found.sort(key=lambda s: (s.start, s.end))
     return found, info

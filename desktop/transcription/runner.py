@@ -4,7 +4,8 @@ Qt-free. The GUI wraps `TranscriptionJob.events()` in a QObject that emits
 signals; the CLI iterates it and draws a `ProgressBar`. A job ends in exactly
 one of three ways, stated by `job.outcome` and by the last event:
 `Completed` (carries the full `TranscriptionResult`), `Cancelled` or `Failed`.
-Segments seen before a cancel or failure are a preview, never a result.
+Segments seen before a cancel or failure are a preview, never a result; so are
+the first seconds' lines (`SegmentDecoded.preview`), which the real pass replaces.
 """
 
 from __future__ import annotations
@@ -62,8 +63,13 @@ class Started:
 
 @dataclass(frozen=True, slots=True)
 class SegmentDecoded:
+    """A line to show as it is decoded. `preview`: from the first seconds, decoded on their own to show
+    soonest; the real pass replaces it (its own lines over the preview's span come in the result, not
+    as events), and `index` is then -1."""
+
     index: int
     segment: Segment
+    preview: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +131,7 @@ class TranscriptionJob:
         self._cancel_requested = False
         self._started_at = 0.0
         self._decode_started_at: float | None = None
+        self._preview_end_ms = -1
 
     # ---- control
 
@@ -239,9 +246,15 @@ class TranscriptionJob:
             self._decode_started_at = now
             return Started(message["language"], message["duration_ms"],
                            message["language_probability"])
+        if kind == "preview":
+            segment = Segment.from_dict(message["segment"])
+            self._preview_end_ms = max(self._preview_end_ms, segment.end_ms)
+            return SegmentDecoded(-1, segment, preview=True)
         if kind == "segment":
             segment = Segment.from_dict(message["segment"])
             self.segments.append(segment)
+            if segment.end_ms <= self._preview_end_ms:
+                return None  # the preview shows these seconds already
             return SegmentDecoded(len(self.segments) - 1, segment)
         if kind == "progress":
             duration = message["duration_ms"]

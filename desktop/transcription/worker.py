@@ -9,10 +9,16 @@ It sends plain dict messages through a one-way pipe, in this order:
     {"type": "done", "segment_count", "language", "duration_ms"}
 or  {"type": "error", "message"}                              (and nothing after)
 
-The recording is decoded and transcribed in windows that grow (10 s, 30 s, 2 min,
-8 min, then 10 min), cut at the quietest moment near each window's end, so the
-first segments arrive within seconds even for an hour-long call (faster-whisper
-alone decodes and runs VAD over the whole file before yielding anything).
+    {"type": "preview", "segment": ...}                       (the first seconds, before the real pass)
+
+The first 10 s are decoded on their own and sent as a preview, so lines show within
+seconds even for an hour-long call (faster-whisper alone decodes and runs VAD over the
+whole file before yielding anything). Then the whole recording is transcribed from the
+start, in windows of 10 minutes cut at a quiet moment, as bare faster-whisper reads it:
+a window of its own costs Whisper the text before it, so the preview is never kept
+(measured: a 10-second first window made 2.3 points more word errors than bare
+faster-whisper on the spoken calls of tests/benchmarks/wer_calls.py). The parent shows
+the preview until the real pass has passed it; only the real pass is the transcript.
 
 No heavy import at module level: the child must set HF_HUB_OFFLINE before
 huggingface_hub is imported, and the parent need not pay for faster-whisper.
@@ -30,7 +36,8 @@ from typing import Any
 from desktop.errors import CallmarkError
 
 SAMPLE_RATE = 16_000
-WINDOW_SECONDS = (10, 30, 120, 480, 600)  # then 600 s each; a short first window shows text soonest
+PREVIEW_SECONDS = 10  # decoded first, on its own, so the coach sees lines within seconds
+WINDOW_SECONDS = (600,)  # the real pass: 10-minute windows from the start (the last size repeats)
 CUT_SEARCH_SECONDS = 3.0  # look this far back from a window's end for a quiet cut
 MIN_TAIL_SECONDS = 30  # don't leave a last window shorter than this
 
@@ -172,11 +179,11 @@ def quiet_cut(audio: Any, end: int) -> int:
     return start + int(np.argmin(energy)) * frame + frame // 2
 
 
-def audio_windows(media_path: str) -> Iterator[tuple[int, Any]]:
-    """(offset in samples, audio) windows of growing length, cut in quiet places."""
+def audio_windows(media_path: str, seconds: tuple[int, ...] = WINDOW_SECONDS) -> Iterator[tuple[int, Any]]:
+    """(offset in samples, audio) windows of these lengths (the last repeats), cut in quiet places."""
     import numpy as np
 
-    sizes = iter(WINDOW_SECONDS)
+    sizes = iter(seconds)
     pending: list[Any] = []
     pending_len = 0
     offset = 0
@@ -192,7 +199,7 @@ def audio_windows(media_path: str) -> Iterator[tuple[int, Any]]:
         yield offset, audio[:cut]
         offset += cut
         pending, pending_len = [audio[cut:]], len(audio) - cut
-        target = next(sizes, WINDOW_SECONDS[-1]) * SAMPLE_RATE
+        target = next(sizes, seconds[-1]) * SAMPLE_RATE
     if pending_len:
         yield offset, np.concatenate(pending)
 
@@ -217,33 +224,46 @@ def transcribe_windows(media_path: str, model_location: str,
         raise ModelLoadError(f"the Whisper model at {model_location} could not be loaded "
                              f"({exc})") from exc
     language = settings.language
-    count = 0
-    done_ms = 0
-    sent_info = False
     pipeline = None
     if settings.batch_size > 0:
         from faster_whisper import BatchedInferencePipeline
 
         pipeline = BatchedInferencePipeline(model)
-    for offset, audio in audio_windows(media_path):
-        offset_s = offset / SAMPLE_RATE
-        if pipeline is not None and sent_info:  # the first window stays sequential: its lines show soonest
+
+    def decode(audio: Any) -> tuple[Any, Any]:
+        if pipeline is not None:
             from desktop.transcription.batched import transcribe_batched
 
-            segments, batch_info = transcribe_batched(
-                pipeline, audio, language=language, beam_size=settings.beam_size,
-                word_timestamps=settings.word_timestamps, batch_size=settings.batch_size)
-            info = batch_info or info
-        else:
-            segments, info = model.transcribe(
-                audio, language=language, beam_size=settings.beam_size,
-                vad_filter=settings.vad_filter, word_timestamps=settings.word_timestamps)
-        if language is None:
-            language = info.language  # detected once, kept for the whole call
-        if not sent_info:
-            sent_info = True
-            yield {"type": "info", "duration_ms": duration_ms, "language": info.language,
-                   "language_probability": float(info.language_probability)}
+            return transcribe_batched(pipeline, audio, language=language, beam_size=settings.beam_size,
+                                      word_timestamps=settings.word_timestamps, batch_size=settings.batch_size)
+        return model.transcribe(audio, language=language, beam_size=settings.beam_size,
+                                vad_filter=settings.vad_filter, word_timestamps=settings.word_timestamps)
+
+    # The preview: only when the recording is long enough to be worth two passes over its start.
+    preview = duration_ms is None or duration_ms > (PREVIEW_SECONDS + MIN_TAIL_SECONDS) * 1000
+    info = None
+    if preview:
+        windows = audio_windows(media_path, (PREVIEW_SECONDS, PREVIEW_SECONDS))
+        first = next(windows, None)
+        windows.close()
+        if first is not None:
+            segments, info = model.transcribe(first[1], language=language, beam_size=settings.beam_size,
+                                              vad_filter=settings.vad_filter,
+                                              word_timestamps=settings.word_timestamps)
+            segments = list(segments)
+            language = language or info.language
+            yield _info(info, duration_ms)
+            for seg in segments:
+                yield {"type": "preview", "segment": _segment_dict(seg, 0.0)}
+    count = 0
+    done_ms = 0
+    for offset, audio in audio_windows(media_path):
+        offset_s = offset / SAMPLE_RATE
+        segments, window_info = decode(audio)
+        if info is None and window_info is not None:
+            info = window_info
+            language = language or info.language  # detected once, kept for the whole call
+            yield _info(info, duration_ms)
         for seg in segments:
             count += 1
             segment = _segment_dict(seg, offset_s)
@@ -252,10 +272,15 @@ def transcribe_windows(media_path: str, model_location: str,
             yield {"type": "progress", "done_ms": done_ms, "duration_ms": duration_ms}
         done_ms = max(done_ms, int(round((offset + len(audio)) / SAMPLE_RATE * 1000)))
         yield {"type": "progress", "done_ms": done_ms, "duration_ms": duration_ms}
-    if not sent_info:
+    if info is None:
         raise RecordingError("the recording has no audio to transcribe")
     yield {"type": "done", "segment_count": count, "language": language,
            "duration_ms": duration_ms if duration_ms is not None else done_ms}
+
+
+def _info(info: Any, duration_ms: int | None) -> dict[str, Any]:
+    return {"type": "info", "duration_ms": duration_ms, "language": info.language,
+            "language_probability": float(info.language_probability)}
 
 
 def _segment_dict(seg: Any, offset_s: float) -> dict[str, Any]:

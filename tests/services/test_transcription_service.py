@@ -11,7 +11,7 @@ from desktop.core.enums import TranscriptOrigin
 from desktop.services import calls, transcripts
 from desktop.services import transcription as service
 from desktop.transcription.models import ModelNotFoundError
-from desktop.transcription.runner import Cancelled, Progress, SegmentDecoded, Started
+from desktop.transcription.runner import Cancelled, Completed, Progress, SegmentDecoded, Started
 
 
 def _demo(store, demo_media, rep="Riley Rep") -> int:
@@ -25,8 +25,14 @@ def test_demo_call_is_transcribed_saved_and_split_by_channel(store, demo_media):
     seen: list = []
     saved = service.transcribe_call(store, call_id, on_event=seen.append, cpu_threads=2)
     assert isinstance(seen[0], Started) and isinstance(seen[-1], service.Saved)
-    decoded = [e.segment for e in seen if isinstance(e, SegmentDecoded)]
-    assert len(decoded) > 5
+    shown = [e for e in seen if isinstance(e, SegmentDecoded)]
+    assert len(shown) > 5
+    # The first seconds show first, as a preview; then the real pass, which alone is saved.
+    previews = [e.segment for e in shown if e.preview]
+    assert previews and shown[0].preview and max(p.end_ms for p in previews) <= 10_500
+    assert all(not e.preview for e in shown[len(previews):])
+    decoded = next(e.result for e in seen if isinstance(e, Completed)).segments
+    assert decoded[0].start_ms < previews[-1].end_ms, "the real pass starts at the beginning, not after the preview"
     # Saved lines are the decoded words, cut where the voice changes channel: none lost, none added.
     decoded_words = [w.text for seg in decoded for w in seg.words]
     assert [w["text"] for seg in saved.segments for w in seg.words] == decoded_words

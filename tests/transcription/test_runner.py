@@ -182,3 +182,24 @@ def test_eta_follows_the_pace_so_far() -> None:
     assert estimate_eta(3.0, 0.25) == pytest.approx(9.0)
     assert estimate_eta(5.0, 0.0) is None
     assert estimate_eta(5.0, 1.0) == 0.0
+
+
+@pytest.mark.slow
+def test_a_long_call_shows_a_preview_first_and_keeps_only_the_real_pass(long_call) -> None:
+    """The first seconds are decoded on their own to show soonest; the transcript is the whole recording read
+    from the start in one pass (a window of its own costs Whisper the words before it), so the preview's lines
+    are shown but never kept, and the real pass's lines over the preview's seconds are kept but not shown twice."""
+    job = TranscriptionJob(long_call, resolve_model(), SETTINGS)
+    events = list(job.events())
+    shown = [e for e in events if isinstance(e, SegmentDecoded)]
+    previews = [e for e in shown if e.preview]
+    assert previews and all(e is p for e, p in zip(shown, previews)), "the preview comes first"
+    assert all(e.index == -1 and e.segment.end_ms <= 10_500 for e in previews)
+    result = events[-1].result
+    assert result.segments[0].start_ms < previews[0].segment.end_ms, "the real pass starts at the beginning"
+    real = [e for e in shown if not e.preview]
+    assert [e.segment for e in real] == result.segments[len(result.segments) - len(real):]
+    assert all(e.segment.end_ms > previews[-1].segment.end_ms for e in real)
+    assert all(result.segments[e.index] is e.segment for e in real)
+    text = " ".join(s.text for s in result.segments).lower()
+    assert text.count("send me some information") >= 6  # the phrase is said eight times
