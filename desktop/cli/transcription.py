@@ -115,20 +115,31 @@ def _run(args, ctx) -> int:
 
 
 def run_with_bars(store, *, cpu_threads: int = 0, quiet: bool = False) -> list:
-    """Work through the queue in this process, a bar per call on stderr; says why it stopped."""
+    """Work through the queue in this process, one bar on stderr for the calls under way (the child
+    transcribes a few at once); a line per call as it ends; says why it stopped."""
     from desktop.services import transcription_queue as q
     from desktop.transcription.progress import ProgressBar
     from desktop.transcription.runner import Progress
 
-    bars: dict[int, ProgressBar] = {}
+    under_way: dict[int, tuple[float, float | None]] = {}  # call id -> (fraction, seconds left)
+    bar = ProgressBar()
 
     def on_event(call_id, event) -> None:
         if isinstance(event, Progress):
-            bars.setdefault(call_id, ProgressBar(label=f"call {call_id}")).update(event.fraction, event.eta_s)
+            under_way[call_id] = (event.fraction, event.eta_s)
+            draw()
+
+    def draw() -> None:
+        if not under_way:
+            return
+        ids = sorted(under_way)
+        bar.label = ("call " if len(ids) == 1 else "calls ") + ", ".join(map(str, ids))
+        etas = [eta for _f, eta in under_way.values() if eta is not None]
+        bar.update(sum(f for f, _eta in under_way.values()) / len(ids), max(etas) if etas else None)
 
     outcomes = []
     for outcome in q.run_queue(store, cpu_threads=cpu_threads, on_event=on_event):
-        bar = bars.pop(outcome.call_id, None) or ProgressBar(label=f"call {outcome.call_id}")
+        under_way.pop(outcome.call_id, None)
         if outcome.outcome == "transcribed":
             bar.finish(f"call {outcome.call_id}: {outcome.lines} lines")
             if not quiet:
@@ -137,6 +148,7 @@ def run_with_bars(store, *, cpu_threads: int = 0, quiet: bool = False) -> list:
             bar.finish()
             print(f"callmark: {outcome.detail}", file=sys.stderr)
         outcomes.append(outcome)
+        draw()
     left = [e for e in q.entries(store) if e.state != "failed"]
     if left and not quiet:
         why = "the queue is paused" if q.is_paused(store) else "another Callmark is transcribing"

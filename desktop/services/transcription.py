@@ -33,6 +33,7 @@ from desktop.transcription.runner import (
     Failed,
     TranscriptionJob,
     TranscriptionResult,
+    WhisperWorker,
 )
 from desktop.transcription.worker import TranscriptionSettings
 
@@ -130,11 +131,11 @@ class CallTranscription:
     """
 
     def __init__(self, store: Store, plan: TranscriptionPlan,
-                 child_setup: Callable[[], None] | None = None) -> None:
+                 child_setup: Callable[[], None] | None = None, worker: WhisperWorker | None = None) -> None:
         self.store = store
         self.plan = plan
         self.job = TranscriptionJob(plan.media_path, plan.model, plan.settings,
-                                    allow_network=plan.allow_network, child_setup=child_setup)
+                                    allow_network=plan.allow_network, child_setup=child_setup, worker=worker)
         self.transcript: transcript_service.TranscriptRow | None = None
         self.error: str | None = None
         self._cancelled = threading.Event()

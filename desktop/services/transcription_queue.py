@@ -2,9 +2,10 @@
 
 Each queued call is a row (db.models.queue): waiting, running or failed. A
 runner (the window, or `callmark calls import --transcribe` /
-`callmark transcription run`) claims the next waiting call in one statement
-that also checks nobody else is running one, so there is one Whisper child at
-a time even across processes. A running row names its process; when that
+`callmark transcription run`) claims waiting calls in one statement that also
+checks no other process is running one, so there is one Whisper child at a
+time even across processes; that child transcribes a few calls at once
+(runner.WhisperWorker). A running row names its process; when that
 process is gone (closed, crashed, killed), the call goes back to waiting and
 starts again from the beginning. Nothing half-done is kept: the transcript is
 saved in one transaction only when the child has finished (services.transcription).
@@ -206,9 +207,10 @@ def _release(store: Store, call_ids: list[int]) -> None:
                         .values(state=QueueState.WAITING, owner_pid=None, started_at=None))
 
 
-def claim_next(store: Store, owner_pid: int | None = None) -> int | None:
-    """Mark the next waiting call running for this process and return it; None when paused, empty, or
-    another process is already transcribing (one child at a time)."""
+def claim_next(store: Store, owner_pid: int | None = None, slots: int = 1) -> int | None:
+    """Mark the next waiting call running for this process and return it; None when paused, empty, this
+    process already runs `slots` calls, or another process is transcribing (one Whisper child at a time:
+    the calls a process runs at once all go to its one child)."""
     from sqlalchemy import text
 
     from db.base import utcnow
@@ -218,13 +220,16 @@ def claim_next(store: Store, owner_pid: int | None = None) -> int | None:
         return None
     pid = owner_pid or os.getpid()
     with store.write() as session:
-        # One statement: nobody else can slip a second running call in between the check and the claim.
+        # One statement: nobody else can slip a running call in between the check and the claim.
         picked = session.execute(text(
             "UPDATE transcription_job SET state = 'running', owner_pid = :pid, started_at = :now, "
             "attempts = attempts + 1 WHERE id = (SELECT id FROM transcription_job WHERE state = 'waiting' "
             "ORDER BY priority DESC, position, id LIMIT 1) "
-            "AND NOT EXISTS (SELECT 1 FROM transcription_job WHERE state = 'running') RETURNING call_id"),
-            {"pid": pid, "now": utcnow()}).fetchone()
+            "AND NOT EXISTS (SELECT 1 FROM transcription_job WHERE state = 'running' "
+            "AND (owner_pid IS NULL OR owner_pid <> :pid)) "
+            "AND (SELECT count(*) FROM transcription_job WHERE state = 'running') < :slots "
+            "RETURNING call_id"),
+            {"pid": pid, "now": utcnow(), "slots": max(1, int(slots))}).fetchone()
     return picked[0] if picked else None
 
 
@@ -261,25 +266,73 @@ class QueueOutcome:
 
 
 def run_queue(store: Store, *, cpu_threads: int = 0, on_event: Callable | None = None,
-              stop: threading.Event | None = None) -> Iterator[QueueOutcome]:
-    """Transcribe waiting calls one by one until the queue is empty, paused, or run by someone else.
+              stop: threading.Event | None = None, parallel: int | None = None) -> Iterator[QueueOutcome]:
+    """Transcribe waiting calls until the queue is empty, paused, or run by someone else; yields each
+    call's outcome as it ends.
 
-    `on_event(call_id, event)` sees each call's runner events (a CLI draws its bar from them).
+    One Whisper child does the work, the model loaded once, `parallel` calls at once (by default
+    runner.parallel_calls(): measured faster than one call on every thread, with the same words).
+    `on_event(call_id, event)` sees each call's runner events, one call at a time (a CLI draws its bar
+    from them).
     """
+    import queue as queues
+
     from desktop.services import transcription as service
+    from desktop.transcription.runner import WhisperWorker, parallel_calls
 
     stop = stop or threading.Event()
-    while not stop.is_set():
-        call_id = claim_next(store)
-        if call_id is None:
-            return
+    slots = max(1, parallel or parallel_calls())
+    told = threading.Lock()
+    ended: queues.Queue = queues.Queue()
+    running: dict[int, threading.Thread] = {}
+    worker: WhisperWorker | None = None
+
+    def tell(call_id: int, event) -> None:
+        with told:
+            on_event(call_id, event)
+
+    def work(run) -> None:
         try:
-            plan = service.plan_for_call(store, call_id, cpu_threads=cpu_threads)
-        except Exception as exc:  # noqa: BLE001 - ModelNotFoundError, a missing file: failed, with why
-            finish(store, call_id, error=str(exc))
-            yield QueueOutcome(call_id, FAILED, str(exc))
-            continue
-        yield run_one(store, service.CallTranscription(store, plan), on_event=on_event, stop=stop)
+            ended.put(run_one(store, run, on_event=tell if on_event is not None else None, stop=stop))
+        except BaseException as exc:  # noqa: BLE001 - run_one has put the call back; say why it stopped
+            ended.put(QueueOutcome(run.plan.call_id, "stopped", str(exc) or type(exc).__name__))
+
+    try:
+        while True:
+            while not stop.is_set() and len(running) < slots:
+                call_id = claim_next(store, slots=slots)
+                if call_id is None:
+                    break
+                try:
+                    plan = service.plan_for_call(store, call_id, cpu_threads=cpu_threads)
+                except Exception as exc:  # noqa: BLE001 - ModelNotFoundError, a missing file: failed, with why
+                    finish(store, call_id, error=str(exc))
+                    yield QueueOutcome(call_id, FAILED, str(exc))
+                    continue
+                if worker is not None and worker.model.location != plan.model.location:
+                    if running:  # another model: this call waits until the calls under way are done
+                        release(store, call_id)
+                        break
+                    worker.close()
+                    worker = None
+                if worker is None:
+                    worker = WhisperWorker(plan.model, plan.settings, slots=slots,
+                                           allow_network=plan.allow_network)
+                thread = threading.Thread(target=work, args=(service.CallTranscription(store, plan, worker=worker),),
+                                          name=f"queue-call-{call_id}", daemon=True)
+                running[call_id] = thread
+                thread.start()
+            if not running:
+                return
+            outcome = ended.get()
+            running.pop(outcome.call_id).join()
+            yield outcome
+    finally:
+        stop.set()  # Ctrl+C or the caller stopped early: the calls under way go back to waiting
+        for thread in running.values():
+            thread.join(timeout=10)
+        if worker is not None:
+            worker.close()
 
 
 def run_one(store: Store, run, *, on_event: Callable | None = None,

@@ -10,7 +10,10 @@ the first seconds' lines (`SegmentDecoded.preview`), which the real pass replace
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
+import os
+import queue
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -21,7 +24,7 @@ from pathlib import Path
 from desktop.errors import CallmarkError
 from desktop.transcription.models import ResolvedModel
 from desktop.transcription.segments import Segment
-from desktop.transcription.worker import TranscriptionSettings, run_child
+from desktop.transcription.worker import TranscriptionSettings, run_worker
 
 
 class TranscriptionError(CallmarkError):
@@ -105,12 +108,185 @@ def estimate_eta(elapsed_s: float, fraction: float) -> float | None:
     return max(0.0, elapsed_s * (1.0 - fraction) / fraction)
 
 
+
+def parallel_calls(cpus: int | None = None) -> int:
+    """How many recordings one Whisper child transcribes at once: one per core, up to four.
+
+    Measured on two cores (tests/benchmarks/bench_batch.py): two recordings at once, a thread each,
+    took 0.38 of the time of the same recordings one after another on both threads, with the very
+    same words; a small model's work is too fine-grained for two threads to share one recording well.
+    """
+    return max(1, min(4, cpus if cpus is not None else (os.cpu_count() or 1)))
+
+
+class WhisperWorker:
+    """One Whisper child: the model loaded once, up to `slots` recordings transcribed at once.
+
+    `submit` hands it a recording and returns the job's id and the queue its messages arrive on
+    (a None there: the child is gone). A reader thread here routes the child's messages by job.
+    Qt-free; safe to use from several threads.
+    """
+
+    def __init__(self, model: ResolvedModel, settings: TranscriptionSettings | None = None, *, slots: int = 1,
+                 allow_network: bool = False, child_setup: Callable[[], None] | None = None) -> None:
+        settings = settings or TranscriptionSettings()
+        if settings.cpu_threads == 0:  # CTranslate2 would give every recording all the cores
+            from dataclasses import replace
+
+            settings = replace(settings, cpu_threads=max(1, (os.cpu_count() or 1) // max(1, slots)))
+        self.model = model
+        self.settings = settings
+        self.slots = max(1, slots)
+        self.allow_network = allow_network
+        self.child_setup = child_setup
+        self._lock = threading.Lock()
+        self._starting = threading.Lock()
+        self._ids = itertools.count(1)
+        self._queues: dict[int, queue.Queue] = {}
+        self._process: multiprocessing.process.BaseProcess | None = None
+        self._commands = None
+        self._reader: threading.Thread | None = None
+        self._gone = False
+        self._load_error: str | None = None
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process is not None else None
+
+    @property
+    def gone(self) -> bool:
+        """The child has ended (killed, crashed or closed): a new worker is needed."""
+        return self._gone
+
+    @property
+    def busy(self) -> int:
+        """Recordings submitted and not yet ended."""
+        with self._lock:
+            return len(self._queues)
+
+    def start(self) -> None:
+        if self.model.needs_network and not self.allow_network:
+            raise TranscriptionError(f"the model {self.model.location!r} must be downloaded, "
+                                     "but network is not allowed")
+        ctx = multiprocessing.get_context("spawn")
+        # Two one-way os.pipes: no socket involved, either way.
+        receiver, sender = ctx.Pipe(duplex=False)
+        commands_in, commands_out = ctx.Pipe(duplex=False)
+        process = ctx.Process(
+            target=run_worker, name="callmark-transcribe", daemon=True,
+            args=(commands_in, sender, self.model.location, self.settings.to_dict(), self.slots,
+                  self.allow_network, self.child_setup))
+        with self._lock:
+            if self._process is not None:
+                raise RuntimeError("a WhisperWorker starts once")
+            process.start()
+            self._process, self._commands = process, commands_out
+        sender.close()  # so the child's death reads as end-of-file here
+        commands_in.close()
+        self._reader = threading.Thread(target=self._read, args=(receiver,), name="whisper-worker-reader",
+                                        daemon=True)
+        self._reader.start()
+
+    def submit(self, media_path: str | Path, settings: TranscriptionSettings | None = None) -> tuple[int, queue.Queue]:
+        """Start transcribing a recording; its messages (each a dict, then None if the child dies) arrive
+        on the returned queue. The model's settings (compute type, threads) are the worker's own."""
+        with self._starting:  # two first submits from two threads start one child
+            if self._process is None:
+                self.start()
+        job = next(self._ids)
+        inbox: queue.Queue = queue.Queue()
+        with self._lock:
+            gone = self._gone
+            if not gone:
+                self._queues[job] = inbox
+                try:
+                    self._commands.send({"type": "job", "job": job, "media": str(media_path),
+                                         "settings": (settings or self.settings).to_dict()})
+                except OSError:
+                    gone = True
+                    self._queues.pop(job, None)
+        if gone:
+            if self._load_error:
+                inbox.put({"type": "error", "message": self._load_error})
+            inbox.put(None)
+        return job, inbox
+
+    def cancel(self, job: int) -> None:
+        """Stop one recording (the child stops it at its next line); its queue gets nothing more."""
+        with self._lock:
+            self._queues.pop(job, None)
+            if not self._gone and self._commands is not None:
+                try:
+                    self._commands.send({"type": "cancel", "job": job})
+                except OSError:
+                    pass
+
+    def ended(self, job: int) -> None:
+        """The job's caller has seen its last message."""
+        with self._lock:
+            self._queues.pop(job, None)
+
+    def close(self, timeout_s: float = 5.0) -> None:
+        """Ask the child to end (recordings under way stop), then make sure it has."""
+        with self._lock:
+            commands, process = self._commands, self._process
+        if commands is not None:
+            try:
+                commands.send({"type": "close"})
+            except OSError:
+                pass
+        if process is not None:
+            process.join(timeout=timeout_s)
+            stop_process(process)
+        if commands is not None:
+            commands.close()
+
+    def kill(self) -> None:
+        """End the child at once: every recording under way ends as if the child had died."""
+        with self._lock:
+            self._gone = True  # no job goes to it from now on
+        if self._process is not None:
+            stop_process(self._process)
+
+    def exit_code(self) -> int | None:
+        return self._process.exitcode if self._process is not None else None
+
+    def _read(self, receiver) -> None:
+        while True:
+            try:
+                message = receiver.recv()
+            except Exception:  # noqa: BLE001 - EOF, a closed pipe, or a message cut off by a kill
+                break
+            job = message.get("job")
+            with self._lock:
+                if job is None and message.get("type") == "error":
+                    self._load_error = message["message"]  # every job hears it at the end of file, next
+                    targets = []
+                else:
+                    targets = [self._queues[job]] if job in self._queues else []
+                    if message.get("type") in ("done", "error", "cancelled"):
+                        self._queues.pop(job, None)
+            for inbox in targets:
+                inbox.put(message)
+        with self._lock:
+            self._gone = True
+            targets = list(self._queues.values())
+            self._queues.clear()
+        for inbox in targets:
+            if self._load_error:
+                inbox.put({"type": "error", "message": self._load_error})
+            inbox.put(None)
+        receiver.close()
+
+
 @dataclass
 class TranscriptionJob:
     """One recording transcribed in a spawned child process.
 
-    `child_setup` is an optional picklable callable run first in the child
-    (tests use it to watch the child's sockets).
+    Without `worker`, the job has a child of its own, which `cancel` kills at once. With one (the
+    queue's, transcribing several calls at once), the job is one of its recordings and `cancel` stops
+    only that one. `child_setup` is an optional picklable callable run first in a child of the job's
+    own (tests use it to watch the child's sockets).
     """
 
     media_path: str | Path
@@ -118,6 +294,7 @@ class TranscriptionJob:
     settings: TranscriptionSettings = field(default_factory=TranscriptionSettings)
     allow_network: bool = False
     child_setup: Callable[[], None] | None = None
+    worker: WhisperWorker | None = None
 
     outcome: JobOutcome = field(default=JobOutcome.PENDING, init=False)
     segments: list[Segment] = field(default_factory=list, init=False)
@@ -126,8 +303,9 @@ class TranscriptionJob:
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
-        self._process: multiprocessing.process.BaseProcess | None = None
-        self._conn = None
+        self._own_worker = self.worker is None
+        self._job: int | None = None
+        self._inbox: queue.Queue | None = None
         self._cancel_requested = False
         self._started_at = 0.0
         self._decode_started_at: float | None = None
@@ -142,23 +320,18 @@ class TranscriptionJob:
         path = Path(self.media_path)
         if not path.is_file():
             raise TranscriptionError(f"{path}: no such recording")
-        ctx = multiprocessing.get_context("spawn")
-        receiver, sender = ctx.Pipe(duplex=False)  # os.pipe: no socket involved
-        process = ctx.Process(
-            target=run_child, name="callmark-transcribe", daemon=True,
-            args=(sender, str(path), self.model.location, self.settings.to_dict(),
-                  self.allow_network, self.child_setup))
         with self._lock:
             if self.outcome is not JobOutcome.PENDING:
                 raise RuntimeError("a TranscriptionJob runs once")
+            if self.worker is None:
+                self.worker = WhisperWorker(self.model, self.settings, allow_network=self.allow_network,
+                                            child_setup=self.child_setup)
             self.outcome = JobOutcome.RUNNING
             self._started_at = time.monotonic()
-            process.start()
-            self._process, self._conn = process, receiver
-        sender.close()  # so the child's death reads as end-of-file here
+            self._job, self._inbox = self.worker.submit(path, self.settings)
 
     def cancel(self) -> None:
-        """Kill the child at once. Safe from any thread; no-op once the job has ended."""
+        """Stop at once (a child of the job's own is killed). Safe from any thread; no-op once ended."""
         with self._lock:
             if self.outcome not in (JobOutcome.PENDING, JobOutcome.RUNNING):
                 return
@@ -166,13 +339,17 @@ class TranscriptionJob:
             if self.outcome is JobOutcome.PENDING:
                 self.outcome = JobOutcome.CANCELLED
                 return
-            process = self._process
-        if process is not None:
-            stop_process(process)
+            worker, job = self.worker, self._job
+        if worker is None:
+            return
+        if self._own_worker:
+            worker.kill()
+        elif job is not None:
+            worker.cancel(job)
 
     @property
     def pid(self) -> int | None:
-        return self._process.pid if self._process is not None else None
+        return self.worker.pid if self.worker is not None else None
 
     # ---- results
 
@@ -189,8 +366,8 @@ class TranscriptionJob:
         if self.outcome is JobOutcome.CANCELLED:
             yield Cancelled(0)
             return
-        conn = self._conn
-        assert conn is not None
+        inbox = self._inbox
+        assert inbox is not None
         checked = time.monotonic()
         try:
             while True:
@@ -202,18 +379,20 @@ class TranscriptionJob:
                     yield self._end_cancelled()
                     return
                 try:
-                    if not conn.poll(poll_s):
-                        continue
-                    message = conn.recv()
-                except Exception:  # noqa: BLE001 - EOF, a closed pipe, or a message cut off by a kill
-                    message = None
-                if message is None:
+                    message = inbox.get(timeout=poll_s)
+                except queue.Empty:
+                    continue
+                if message is None:  # the child is gone
                     if self._cancel_requested:
                         yield self._end_cancelled()
                     else:
-                        code = self._process.exitcode if self._process else None
+                        self.worker.close(timeout_s=1.0)  # reaped, so its exit code is known
+                        code = self.worker.exit_code()
                         yield self._end_failed(f"{self.media_path}: the transcription process "
                                                f"stopped unexpectedly (exit code {code})")
+                    return
+                if message.get("type") == "cancelled":
+                    yield self._end_cancelled()
                     return
                 event = self._on_message(message)
                 if event is not None:
@@ -224,7 +403,9 @@ class TranscriptionJob:
             if self.outcome is JobOutcome.RUNNING:  # the caller stopped iterating early
                 self.cancel()
                 self._end_cancelled()
-            conn.close()
+            if self.worker is not None and self._job is not None:
+                self.worker.ended(self._job)
+            self._reap()
 
     def run(self, on_event: Callable[[Event], None] | None = None) -> TranscriptionResult:
         """Block until done. Returns the complete result; raises if cancelled or failed."""
@@ -271,15 +452,14 @@ class TranscriptionJob:
                     language=message["language"], duration_ms=message["duration_ms"],
                     segments=list(self.segments), elapsed_s=now - self._started_at)
                 self.outcome = JobOutcome.COMPLETED
-            self._reap()
             return Completed(self.result)
         if kind == "error":
             return self._end_failed(message["message"])
         return None
 
     def _end_cancelled(self) -> Cancelled:
-        if self._process is not None:
-            stop_process(self._process)
+        if self._own_worker and self.worker is not None:
+            self.worker.kill()
         with self._lock:
             if self.outcome is JobOutcome.RUNNING:
                 self.outcome = JobOutcome.CANCELLED
@@ -289,14 +469,12 @@ class TranscriptionJob:
         with self._lock:
             self.outcome = JobOutcome.FAILED
             self.error = message
-        self._reap()
         return Failed(message)
 
     def _reap(self) -> None:
-        if self._process is not None:
-            self._process.join(timeout=5)
-            if self._process.is_alive():
-                stop_process(self._process)
+        """A child of the job's own ends with the job (asked to; killed if it lingers)."""
+        if self._own_worker and self.worker is not None:
+            self.worker.close()
 
 
 def stop_process(process: multiprocessing.process.BaseProcess) -> None:

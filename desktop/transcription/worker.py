@@ -93,9 +93,37 @@ def forbid_network() -> None:
     sys.addaudithook(hook)
 
 
-def run_child(conn: Any, media_path: str, model_location: str, settings: dict[str, Any],
-              allow_network: bool, child_setup: Callable[[], None] | None = None) -> None:
-    """Entry point of the spawned child. Never raises: errors become an error message."""
+def run_worker(commands: Any, conn: Any, model_location: str, settings: dict[str, Any], slots: int,
+               allow_network: bool, child_setup: Callable[[], None] | None = None) -> None:
+    """Entry point of the spawned child: load the model once, then transcribe the recordings the parent
+    sends, up to `slots` at once, each in its own thread (the model has that many workers).
+
+    Commands (parent -> child, one-way pipe): {"type": "job", "job", "media", "settings"},
+    {"type": "cancel", "job"}, {"type": "close"}. Every message back carries its "job"; a model that
+    cannot be loaded is one error with "job": None, and the child ends. Never raises.
+    """
+    import threading
+
+    send_lock = threading.Lock()
+    stops: dict[int, threading.Event] = {}
+    threads: list[threading.Thread] = []
+
+    def send(message: dict[str, Any]) -> None:
+        with send_lock:
+            conn.send(message)
+
+    def serve(job: int, media_path: str, job_settings: TranscriptionSettings, stop: threading.Event) -> None:
+        try:
+            for message in transcribe_recording(model, media_path, job_settings, stop.is_set):
+                send({**message, "job": job})
+            if stop.is_set():
+                send({"type": "cancelled", "job": job})
+        except NetworkForbiddenError as exc:
+            send({"type": "error", "job": job, "message": str(exc)})
+        except Exception as exc:  # noqa: BLE001 - the parent shows the message
+            send({"type": "error", "job": job, "message": describe_error(exc, media_path, model_location)})
+            traceback.print_exc(file=sys.stderr)
+
     try:
         if child_setup is not None:
             child_setup()  # first, before the guard, so a test can watch every socket event
@@ -103,15 +131,36 @@ def run_child(conn: Any, media_path: str, model_location: str, settings: dict[st
             os.environ["HF_HUB_OFFLINE"] = "1"  # before huggingface_hub is imported
             os.environ["HF_HUB_DISABLE_TELEMETRY"] = "1"
             forbid_network()
-        for message in transcribe_windows(media_path, model_location,
-                                          TranscriptionSettings(**settings)):
-            conn.send(message)
-    except NetworkForbiddenError as exc:
-        conn.send({"type": "error", "message": str(exc)})
+        model = load_model(model_location, TranscriptionSettings(**settings), slots)
     except Exception as exc:  # noqa: BLE001 - the parent shows the message
-        conn.send({"type": "error", "message": describe_error(exc, media_path, model_location)})
-        traceback.print_exc(file=sys.stderr)
+        message = str(exc) if isinstance(exc, (NetworkForbiddenError, ModelLoadError)) else \
+            f"the Whisper model at {model_location} could not be loaded ({type(exc).__name__}: {exc})"
+        conn.send({"type": "error", "job": None, "message": message})
+        conn.close()
+        return
+    try:
+        while True:
+            try:
+                command = commands.recv()
+            except (EOFError, OSError):
+                break  # the parent is gone
+            kind = command.get("type")
+            if kind == "job":
+                stop = stops[command["job"]] = threading.Event()
+                thread = threading.Thread(target=serve, name=f"transcribe-{command['job']}", daemon=True,
+                                          args=(command["job"], command["media"],
+                                                TranscriptionSettings(**command["settings"]), stop))
+                threads.append(thread)
+                thread.start()
+            elif kind == "cancel" and command["job"] in stops:
+                stops[command["job"]].set()
+            elif kind == "close":
+                break
     finally:
+        for stop in stops.values():
+            stop.set()
+        for thread in threads:
+            thread.join(timeout=10)
         conn.close()
 
 
@@ -204,9 +253,8 @@ def audio_windows(media_path: str, seconds: tuple[int, ...] = WINDOW_SECONDS) ->
         yield offset, np.concatenate(pending)
 
 
-def transcribe_windows(media_path: str, model_location: str,
-                       settings: TranscriptionSettings) -> Iterator[dict[str, Any]]:
-    """Load the model, then yield the protocol's messages for one recording."""
+def load_model(model_location: str, settings: TranscriptionSettings, workers: int = 1) -> Any:
+    """The Whisper model, with `workers` so that many recordings can be transcribed at once."""
     import threading
 
     from tqdm import tqdm
@@ -216,13 +264,18 @@ def transcribe_windows(media_path: str, model_location: str,
     tqdm.set_lock(threading.RLock())
     from faster_whisper import WhisperModel
 
-    duration_ms = media_duration_ms(media_path)
     try:
-        model = WhisperModel(model_location, device="cpu", compute_type=settings.compute_type,
-                             cpu_threads=settings.cpu_threads)
+        return WhisperModel(model_location, device="cpu", compute_type=settings.compute_type,
+                            cpu_threads=settings.cpu_threads, num_workers=max(1, workers))
     except Exception as exc:  # noqa: BLE001 - CTranslate2 raises plain RuntimeError/ValueError
         raise ModelLoadError(f"the Whisper model at {model_location} could not be loaded "
                              f"({exc})") from exc
+
+
+def transcribe_recording(model: Any, media_path: str, settings: TranscriptionSettings,
+                         stopped: Callable[[], bool] = lambda: False) -> Iterator[dict[str, Any]]:
+    """The protocol's messages for one recording (without "job"); ends early, silently, once `stopped()`."""
+    duration_ms = media_duration_ms(media_path)
     language = settings.language
     pipeline = None
     if settings.batch_size > 0:
@@ -255,6 +308,8 @@ def transcribe_windows(media_path: str, model_location: str,
             yield _info(info, duration_ms)
             for seg in segments:
                 yield {"type": "preview", "segment": _segment_dict(seg, 0.0)}
+            if stopped():
+                return
     count = 0
     done_ms = 0
     for offset, audio in audio_windows(media_path):
@@ -265,6 +320,8 @@ def transcribe_windows(media_path: str, model_location: str,
             language = language or info.language  # detected once, kept for the whole call
             yield _info(info, duration_ms)
         for seg in segments:
+            if stopped():
+                return
             count += 1
             segment = _segment_dict(seg, offset_s)
             done_ms = max(done_ms, segment["end_ms"])

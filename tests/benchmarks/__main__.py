@@ -42,7 +42,6 @@ TARGETS = {
     "pg_writers_errors": ("<=", 0),
     "pg_writers_lost": ("<=", 0),
     "batch_ratio": ("<=", 0.7),
-    "batch_ratio_batched": ("<=", 0.7),
     "library_start_ratio": ("<=", 1.5),
     "library_filter_ms_p95": ("<=", 50),
     "rss_mb_10k": ("<=", 400),

@@ -106,3 +106,55 @@ def test_pausing_stops_the_call_being_transcribed_and_it_waits_again(store, demo
     assert seen[-1] == "Cancelled" and "Saved" not in seen
     assert q.states(store) == {call_id: q.WAITING}  # back to waiting, for the resume
     assert run.transcript is None
+
+
+def test_one_process_claims_up_to_its_slots_and_no_other_process_claims_at_all(store, three):
+    a, b, c = three
+    q.enqueue(store, three)
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])  # another Callmark, alive
+    try:
+        assert q.claim_next(store, slots=2) == a
+        assert q.claim_next(store, owner_pid=other.pid, slots=2) is None  # one Whisper child at a time
+        assert q.claim_next(store, slots=2) == b
+        assert q.claim_next(store, slots=2) is None  # both slots taken
+        q.finish(store, a)
+        assert q.claim_next(store, slots=2) == c
+        q.finish(store, b)
+        q.finish(store, c)
+        q.enqueue(store, [a])
+        assert q.claim_next(store, owner_pid=other.pid, slots=2) == a
+        assert q.claim_next(store, slots=2) is None  # now the other process has the child
+    finally:
+        other.kill()
+        other.wait()
+
+
+def _spoken(tmp_path, n: int):
+    from tests.transcription.conftest import speak
+
+    lines = ["Just send me some information and I will take a look.",
+             "Our finance director signs off on anything over twenty thousand.",
+             "Would you like to see a demo next week?"]
+    return [speak(" ".join(lines[i:] + lines[:i]), tmp_path / f"spoken{i}.wav") for i in range(n)]
+
+
+@pytest.mark.slow
+def test_the_queue_transcribes_two_calls_at_once_in_one_child_and_saves_each(store, tmp_path):
+    """Three calls, two slots: the first two are under way together in the same Whisper child, the
+    third starts when a slot frees, and every call's transcript is saved whole."""
+    from desktop.services import transcripts
+
+    ids = [calls.add_call(store, path, title=path.stem)[0].id for path in _spoken(tmp_path, 3)]
+    q.enqueue(store, ids)
+    order: list[tuple[int, str]] = []
+    outcomes = list(q.run_queue(store, cpu_threads=1, parallel=2,
+                                on_event=lambda cid, event: order.append((cid, type(event).__name__))))
+    assert sorted(o.call_id for o in outcomes) == ids
+    assert all(o.outcome == "transcribed" and o.lines > 0 for o in outcomes), outcomes
+    started = [cid for cid, name in order if name == "Started"]
+    first_done = next(i for i, (_cid, name) in enumerate(order) if name == "Completed")
+    assert set(started[:2]) == set(ids[:2]) and order.index((ids[1], "Started")) < first_done, order
+    assert q.entries(store) == []
+    for call_id in ids:
+        text = " ".join(s.text for s in transcripts.current_transcript(store, call_id).segments).lower()
+        assert "send me some information" in text and "demo next week" in text

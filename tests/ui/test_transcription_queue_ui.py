@@ -21,11 +21,11 @@ def test_pause_stops_the_child_and_resume_starts_the_call_again(qtbot, make_wind
     first = calls.add_call(store, demo_media, title="Acme discovery")[0].id
     second = calls.add_call(store, make_tone(tmp_path / "short.wav", seconds=2), title="Short")[0].id
     window = make_window()
-    ctl = install_transcription(window, cpu_threads=2)
+    ctl = install_transcription(window, cpu_threads=2, parallel=1)  # one at a time: the second waits
     with qtbot.waitSignal(ctl.queue.call_started, timeout=10_000):
         assert ctl.queue.add_many([first, second]) == 2
     assert ctl.queue.running_call == first and status(window, second) == "queued"
-    child = ctl.queue._worker.transcription.job  # noqa: SLF001 - the real child process
+    child = ctl.queue.run_of(first).transcription.job  # the real child process
 
     pause = window.registry[ActionId.PAUSE_TRANSCRIPTION]
     pause.trigger()
@@ -42,7 +42,7 @@ def test_pause_stops_the_child_and_resume_starts_the_call_again(qtbot, make_wind
     window.close()  # the queue stays in the store; the running call waits to start again
     assert [(e.call_id, e.state) for e in q.entries(store)] == [(first, "waiting"), (second, "waiting")]
     again = make_window()
-    ctl2 = install_transcription(again, cpu_threads=2)
+    ctl2 = install_transcription(again, cpu_threads=2, parallel=1)
     with qtbot.waitSignal(ctl2.queue.call_saved, timeout=240_000) as saved:
         pass
     assert saved.args[0] == first
@@ -72,3 +72,28 @@ def test_a_call_that_cannot_be_transcribed_shows_failed_in_the_library(qtbot, wi
     assert "not on this computer" in failed.args[1]
     assert status(window, call) == "failed"
     assert q.entry(store, call).state == "failed"
+
+
+@pytest.mark.slow
+def test_two_calls_are_transcribed_at_once_in_one_child_and_both_saved(qtbot, make_window, store, tmp_path):
+    """The window's queue runs two calls together (the library shows both under way), in the same
+    Whisper child, and saves each; the child goes once the queue is empty."""
+    from tests.services.test_transcription_queue import _spoken
+
+    a, b = (calls.add_call(store, path, title=path.stem)[0].id for path in _spoken(tmp_path, 2))
+    window = make_window()
+    ctl = install_transcription(window, cpu_threads=1, parallel=2)
+    saved = []
+    ctl.queue.call_saved.connect(lambda cid, _tid: saved.append(cid))
+    ctl.queue.call_failed.connect(lambda cid, msg: saved.append((cid, msg)))
+    ctl.queue.call_cancelled.connect(lambda cid: saved.append((cid, "cancelled")))
+    assert ctl.queue.add_many([a, b]) == 2
+    assert sorted(ctl.queue.running_calls) == [a, b]
+    pids = {ctl.queue.run_of(c).transcription.job.pid for c in (a, b)}
+    assert len(pids) == 1, "one Whisper child for both"
+    qtbot.waitUntil(lambda: "%" in status(window, a) and "%" in status(window, b), timeout=60_000)
+    qtbot.waitUntil(lambda: len(saved) == 2, timeout=120_000)
+    assert sorted(saved, key=str) == [a, b], saved
+    assert calls.get_call(store, a).transcript_status == "whisper" == calls.get_call(store, b).transcript_status
+    assert q.entries(store) == [] and ctl.queue.running_calls == []
+    qtbot.waitUntil(lambda: ctl.queue._whisper is None, timeout=5_000)  # noqa: SLF001 - the child went

@@ -51,7 +51,7 @@ def test_cancel_kills_the_child_and_keeps_nothing(qtbot, window, store, plain_ca
     window.open_call(plain_call)
     ctl.transcribe_open_call()
     qtbot.waitUntil(lambda: window.transcript_model.rowCount() >= 1, timeout=120_000)
-    pid = ctl.queue._worker.transcription.job.pid  # noqa: SLF001 - the real child
+    pid = ctl.queue.run_of(plain_call).transcription.job.pid  # the real child
     with qtbot.waitSignal(ctl.queue.call_cancelled, timeout=10_000):
         ctl.bar.cancel.click()
     assert transcripts.versions(store, plain_call) == []
@@ -73,7 +73,7 @@ def test_waiting_calls_queue_behind_the_running_one_and_can_be_taken_off(qtbot, 
 
     second, _ = calls.add_call(store, make_tone(tmp_path / "other.wav", seconds=5))
     window.refresh_library()
-    ctl = install_transcription(window, cpu_threads=1)
+    ctl = install_transcription(window, cpu_threads=1, parallel=1)  # one at a time: the second waits
     assert ctl.transcribe([plain_call, second.id]) == 2
     assert ctl.queue.pending() == [plain_call, second.id] and ctl.queue.running_call == plain_call
     row = window.library_model.row_of(second.id)

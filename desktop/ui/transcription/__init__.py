@@ -13,14 +13,14 @@ from desktop.ui.transcription.controller import TranscriptionController
 __all__ = ["TranscriptionController", "install_transcription"]
 
 
-def install_transcription(window, *, cpu_threads: int = 0) -> TranscriptionController:
+def install_transcription(window, *, cpu_threads: int = 0, parallel: int | None = None) -> TranscriptionController:
     """Add transcription to a main window (idempotent: a second call returns the same controller)."""
     existing = getattr(window, "transcription", None)
     if isinstance(existing, TranscriptionController):
         return existing
     from desktop.ui.actions import TRANSCRIPTION
 
-    controller = TranscriptionController(window, cpu_threads=cpu_threads)
+    controller = TranscriptionController(window, cpu_threads=cpu_threads, parallel=parallel)
     window.transcription = controller
     from desktop.ui.transcription.queue_actions import install_queue_actions
 

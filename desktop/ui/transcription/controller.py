@@ -30,11 +30,11 @@ EXPORT_FILTERS = {"txt": "Text with times and speakers (*.txt)", "srt": "SubRip 
                   "vtt": "WebVTT with speakers (*.vtt)", "json": "JSON segments (*.json)"}
 
 class TranscriptionController(QObject):
-    def __init__(self, window, *, cpu_threads: int = 0):
+    def __init__(self, window, *, cpu_threads: int = 0, parallel: int | None = None):
         super().__init__(window)
         self.window = window
         self.store = window.store
-        self.queue = TranscriptionQueue(self.store, self, cpu_threads=cpu_threads)
+        self.queue = TranscriptionQueue(self.store, self, cpu_threads=cpu_threads, parallel=parallel)
         self.bar = TranscriptionBar()
         transcript = window.view.transcript
         box = transcript.parentWidget().layout()

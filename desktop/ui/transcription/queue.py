@@ -1,4 +1,5 @@
-"""Transcription in the GUI: a worker thread per run turns job events into signals; the store's queue runs calls in turn.
+"""Transcription in the GUI: a worker thread per run turns job events into signals; the store's queue runs calls,
+a few at once in one Whisper child.
 
 The child process does the work (desktop.transcription.runner); the thread here
 only reads its messages, so the coach keeps working. Workers never touch
@@ -16,7 +17,15 @@ from desktop.services import transcription as service
 from desktop.services import transcription_queue as queue_service
 from desktop.services.transcripts import SegmentRow
 from desktop.transcription.progress import format_eta
-from desktop.transcription.runner import Cancelled, Failed, Progress, SegmentDecoded, Started
+from desktop.transcription.runner import (
+    Cancelled,
+    Failed,
+    Progress,
+    SegmentDecoded,
+    Started,
+    WhisperWorker,
+    parallel_calls,
+)
 
 
 class TranscriptionWorker(QThread):
@@ -35,7 +44,7 @@ class TranscriptionWorker(QThread):
         self.call_id = run.plan.call_id
 
     def cancel(self) -> None:
-        self.transcription.cancel()  # kills the child at once; the thread then sees Cancelled
+        self.transcription.cancel()  # stops this call in the child at once; the thread then sees Cancelled
 
     def run(self) -> None:  # noqa: D401 - QThread's entry point, on the worker thread
         cid = self.call_id
@@ -82,10 +91,11 @@ class TranscriptionQueue(QObject):
     """The store's transcription queue (desktop.services.transcription_queue), worked through by this window.
 
     The queue itself is rows in the store, so it outlives the window: closing it, a crash or a killed
-    process leaves the waiting calls waiting, and the call being transcribed starts again next time.
-    This object runs one call at a time in a worker thread (one Whisper child), keeps the running
-    call's progress and streamed lines in memory, and looks at the store every second for what a
-    `callmark transcription ...` command changed meanwhile (calls queued, cancelled, a pause).
+    process leaves the waiting calls waiting, and the calls being transcribed start again next time.
+    This object runs up to `parallel` calls at once (runner.parallel_calls() by default), each read
+    by a worker thread, all in one Whisper child that lives while there is work; it keeps the
+    running calls' progress and streamed lines in memory, and looks at the store every second for
+    what a `callmark transcription ...` command changed meanwhile (calls queued, cancelled, a pause).
     """
 
     changed = Signal(int)  # a call's place or progress changed (see `entry`)
@@ -99,12 +109,14 @@ class TranscriptionQueue(QObject):
 
     POLL_MS = 1000
 
-    def __init__(self, store, parent: QObject | None = None, *, cpu_threads: int = 0):
+    def __init__(self, store, parent: QObject | None = None, *, cpu_threads: int = 0, parallel: int | None = None):
         super().__init__(parent)
         self.store = store
         self.cpu_threads = cpu_threads
-        self._running: QueuedCall | None = None  # the call this window is transcribing now
-        self._worker: TranscriptionWorker | None = None
+        self.slots = max(1, parallel or parallel_calls())
+        self._running: dict[int, QueuedCall] = {}  # the calls this window is transcribing now, in start order
+        self._workers: dict[int, TranscriptionWorker] = {}
+        self._whisper: WhisperWorker | None = None  # the one child, while there is work
         self._finished_workers: list[TranscriptionWorker] = []
         self._states: dict[int, str] = {}
         self._paused = queue_service.is_paused(store)
@@ -119,8 +131,8 @@ class TranscriptionQueue(QObject):
 
     def entry(self, call_id: int) -> QueuedCall | None:
         """The call's place: running here (with progress), waiting, or None (not queued, or failed)."""
-        if self._running is not None and self._running.call_id == call_id:
-            return self._running
+        if call_id in self._running:
+            return self._running[call_id]
         state = self._states.get(call_id)
         if state is None or state == queue_service.FAILED:
             return None
@@ -135,8 +147,16 @@ class TranscriptionQueue(QObject):
         return [e.call_id for e in queue_service.entries(self.store) if e.state != queue_service.FAILED]
 
     @property
+    def running_calls(self) -> list[int]:
+        return list(self._workers)
+
+    @property
     def running_call(self) -> int | None:
-        return self._worker.call_id if self._worker is not None else None
+        """The first of the calls being transcribed here (None: none)."""
+        return next(iter(self._workers), None)
+
+    def run_of(self, call_id: int) -> TranscriptionWorker | None:
+        return self._workers.get(call_id)
 
     @property
     def paused(self) -> bool:
@@ -160,26 +180,27 @@ class TranscriptionQueue(QObject):
         return len(added)
 
     def cancel(self, call_id: int) -> None:
-        """Stop a running call at once (its child is killed), or take a waiting one off the queue."""
+        """Stop a running call at once, or take a waiting one off the queue."""
         queue_service.cancel(self.store, call_id)
-        if self._worker is not None and self._worker.call_id == call_id:
-            self._worker.cancel()  # the thread then says cancelled
+        worker = self._workers.get(call_id)
+        if worker is not None:
+            self._stop(worker)  # the thread then says cancelled
             return
         self.call_cancelled.emit(call_id)
         self.sync()
 
     def cancel_all(self) -> None:
-        """Empty the queue; the running call is stopped and nothing of it kept."""
-        gone = [c for c in self._states if c != self.running_call]
+        """Empty the queue; the running calls are stopped and nothing of them kept."""
+        gone = [c for c in self._states if c not in self._workers]
         queue_service.clear(self.store)
         for call_id in gone:
             self.call_cancelled.emit(call_id)
-        if self._worker is not None:
-            self._worker.cancel()
+        for worker in list(self._workers.values()):
+            self._stop(worker)
         self.sync()
 
     def pause(self) -> None:
-        """Stop transcribing now; the call being transcribed starts again on resume."""
+        """Stop transcribing now; the calls being transcribed start again on resume."""
         queue_service.set_paused(self.store, True)
         self.sync()
 
@@ -188,32 +209,43 @@ class TranscriptionQueue(QObject):
         self.sync()
 
     def shutdown(self, wait_ms: int = 5000) -> None:
-        """On closing the window: kill the child and wait for the thread. The queue stays in the store;
-        the call that was running waits at its place to start again."""
+        """On closing the window: stop the child and wait for the threads. The queue stays in the store;
+        the calls that were running wait at their place to start again."""
         self._closing = True
         self._timer.stop()
-        if self._worker is not None:
-            self._worker.cancel()
-        for worker in [self._worker, *self._finished_workers]:
-            if worker is not None:
-                worker.wait(wait_ms)
-        if self._running is not None:
-            queue_service.release(self.store, self._running.call_id)
+        for worker in list(self._workers.values()):
+            worker.cancel()
+        if self._whisper is not None:
+            self._whisper.kill()
+        for worker in [*self._workers.values(), *self._finished_workers]:
+            worker.wait(wait_ms)
+        for call_id in list(self._running):
+            queue_service.release(self.store, call_id)
+        self._close_whisper()
 
     # --- running --------------------------------------------------------------------------------
 
     def sync(self) -> None:
-        """Catch up with the store: stop a call no longer wanted, start the next, tell what changed."""
+        """Catch up with the store: stop calls no longer wanted, start the next, tell what changed."""
         if self._closing:
             return
         paused = queue_service.is_paused(self.store)
         if paused != self._paused:
             self._paused = paused
             self.paused_changed.emit(paused)
-        if self._worker is not None and not queue_service.still_wanted(self.store, self._worker.call_id):
-            self._worker.cancel()  # cancelled, cleared or paused from elsewhere
+        for call_id, worker in list(self._workers.items()):
+            if not queue_service.still_wanted(self.store, call_id):
+                self._stop(worker)  # cancelled, cleared or paused from elsewhere
         self._refresh_states()
         self._next()
+
+    def _stop(self, worker: TranscriptionWorker) -> None:
+        """Stop one call. The last call under way takes the child with it, at once: nothing else is lost."""
+        others = [w for w in self._workers.values() if w is not worker and not w.transcription.cancelled]
+        worker.cancel()
+        if not others and self._whisper is not None:
+            self._whisper.kill()
+            self._close_whisper()
 
     def _refresh_states(self) -> None:
         states = queue_service.states(self.store)
@@ -223,43 +255,69 @@ class TranscriptionQueue(QObject):
             self.changed.emit(call_id)
 
     def _next(self) -> None:
-        if self._worker is not None or self._closing:
-            return
-        call_id = queue_service.claim_next(self.store)
-        if call_id is None:
-            if not any(s == queue_service.WAITING for s in self._states.values()) or self._paused:
-                self.idle.emit()
-            return
-        try:
-            plan = service.plan_for_call(self.store, call_id, cpu_threads=self.cpu_threads)
-        except (CallmarkError, OSError) as exc:  # ModelNotFoundError, a missing file: one line, then go on
-            queue_service.finish(self.store, call_id, error=str(exc))
-            self._refresh_states()
-            self.call_failed.emit(call_id, str(exc))
-            self._next()
-            return
-        worker = TranscriptionWorker(service.CallTranscription(self.store, plan), self)
+        while not self._closing and len(self._workers) < self.slots:
+            call_id = queue_service.claim_next(self.store, slots=self.slots)
+            if call_id is None:
+                if not self._workers:
+                    self._close_whisper()  # no work: the child and its model go
+                    if not any(s == queue_service.WAITING for s in self._states.values()) or self._paused:
+                        self.idle.emit()
+                return
+            try:
+                plan = service.plan_for_call(self.store, call_id, cpu_threads=self.cpu_threads)
+            except (CallmarkError, OSError) as exc:  # ModelNotFoundError, a missing file: one line, then go on
+                queue_service.finish(self.store, call_id, error=str(exc))
+                self._refresh_states()
+                self.call_failed.emit(call_id, str(exc))
+                continue
+            whisper = self._whisper_for(plan)
+            if whisper is None:  # another model than the calls under way: it waits for them
+                queue_service.release(self.store, call_id)
+                return
+            self._start(call_id, service.CallTranscription(self.store, plan, worker=whisper))
+
+    def _whisper_for(self, plan) -> WhisperWorker | None:
+        whisper = self._whisper
+        if whisper is not None and whisper.model.location != plan.model.location:
+            if self._workers:
+                return None
+            self._close_whisper()
+            whisper = None
+        if whisper is None or whisper.gone:
+            whisper = self._whisper = WhisperWorker(plan.model, plan.settings, slots=self.slots,
+                                                    allow_network=plan.allow_network)
+        return whisper
+
+    def _close_whisper(self) -> None:
+        whisper, self._whisper = self._whisper, None
+        if whisper is not None:
+            whisper.close()  # idle (or killed): it ends at once
+
+    def _start(self, call_id: int, run: service.CallTranscription) -> None:
+        worker = TranscriptionWorker(run, self)
         worker.segment_decoded.connect(self._on_segment)
         worker.progressed.connect(self._on_progress)
         worker.saved.connect(self._on_saved)
         worker.cancelled.connect(self._on_cancelled)
         worker.failed.connect(self._on_failed)
         worker.finished.connect(lambda w=worker: self._reap(w))
-        self._worker = worker
-        self._running = QueuedCall(call_id, running=True)
+        self._workers[call_id] = worker
+        self._running[call_id] = QueuedCall(call_id, running=True)
         self._refresh_states()
         self.call_started.emit(call_id)
         self.changed.emit(call_id)
         worker.start()
 
     def _on_segment(self, call_id: int, row: SegmentRow) -> None:
-        if self._running is not None and self._running.call_id == call_id:
-            self._running.segments.append(row)
+        running = self._running.get(call_id)
+        if running is not None:
+            running.segments.append(row)
             self.segment_decoded.emit(call_id, row)
 
     def _on_progress(self, call_id: int, fraction: float, eta_s) -> None:
-        if self._running is not None and self._running.call_id == call_id:
-            self._running.fraction, self._running.eta_s = fraction, eta_s
+        running = self._running.get(call_id)
+        if running is not None:
+            running.fraction, running.eta_s = fraction, eta_s
             self.changed.emit(call_id)
 
     def _on_saved(self, call_id: int, transcript_id: int) -> None:
@@ -290,11 +348,10 @@ class TranscriptionQueue(QObject):
             self.sync()
 
     def _end(self, call_id: int) -> None:
-        if self._worker is not None and self._worker.call_id == call_id:
-            self._finished_workers.append(self._worker)
-            self._worker = None
-        if self._running is not None and self._running.call_id == call_id:
-            self._running = None
+        worker = self._workers.pop(call_id, None)
+        if worker is not None:
+            self._finished_workers.append(worker)
+        self._running.pop(call_id, None)
         self._refresh_states()
         self.changed.emit(call_id)
 
