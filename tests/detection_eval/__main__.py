@@ -1,4 +1,5 @@
-"""`python -m tests.detection_eval DIR [--json] [--errors]`: precision and recall of the moment finder per label."""
+"""`python -m tests.detection_eval DIR [--json] [--errors] [--against DIR2]`: precision and recall of the moment
+finder per label; with --against, of a second coach's labels of the same calls (DIR2) instead."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from tests.detection_eval.run import LabelledSetError, evaluate, report, to_json
+from tests.detection_eval.run import LabelledSetError, agreement, evaluate, report, to_json
 
 
 def main(argv=None) -> int:
@@ -16,9 +17,11 @@ def main(argv=None) -> int:
     parser.add_argument("folder", type=Path, help="NAME.vtt + NAME.truth.json pairs")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--errors", action="store_true", help="also list each miss and false alarm")
+    parser.add_argument("--against", type=Path, metavar="DIR2",
+                        help="score a second coach's NAME.truth.json files for the same calls, not the finder")
     args = parser.parse_args(argv)
     try:
-        results = evaluate(args.folder)
+        results = agreement(args.folder, args.against) if args.against else evaluate(args.folder)
     except (LabelledSetError, OSError, ValueError, KeyError) as exc:
         print(f"detection_eval: {exc}", file=sys.stderr)
         return 1

@@ -113,8 +113,14 @@ def score_call(store, name: str, vtt: Path, truth_path: Path, media: Path) -> Ca
     call, _ = calls.add_call(store, media, title=name)
     transcript_io.import_transcript(store, call.id, vtt)
     transcripts.set_rep_speaker(store, call.id, truth["rep"])
-    findings = [s.finding for s in suggestions.suggestions(store, call.id)]
+    findings = [(f.label, f.start_ms, f.end_ms, f.quote) for f in
+                (s.finding for s in suggestions.suggestions(store, call.id))]
+    return _score(name, cues, truth, findings)
 
+
+def _score(name: str, cues: dict[int, tuple[int, int, str]], truth: dict,
+           findings: list[tuple[str, int, int, str]]) -> CallResult:
+    """findings: (label, start_ms, end_ms, quote), scored against the truth's labelled lines."""
     labelled = {(int(cue), lab) for cue, labs in truth["labels"].items() for lab in labs}
     tallies = {lab: Tally() for lab in LABELS}
     result = CallResult(name, tallies)
@@ -123,16 +129,16 @@ def score_call(store, name: str, vtt: Path, truth_path: Path, media: Path) -> Ca
         return [cid for cid, (s, e, _t) in cues.items() if start < e and end > s]
 
     hit: set[tuple[int, str]] = set()
-    for f in findings:
-        t = tallies[f.label]
+    for label, start_ms, end_ms, quote in findings:
+        t = tallies[label]
         t.findings += 1
-        under = overlapping(f.start_ms, f.end_ms)
-        good = [cid for cid in under if (cid, f.label) in labelled]
+        under = overlapping(start_ms, end_ms)
+        good = [cid for cid in under if (cid, label) in labelled]
         if good:
             t.correct += 1
-            hit.update((cid, f.label) for cid in good)
+            hit.update((cid, label) for cid in good)
         else:
-            result.false_alarms.append((f.label, under[0] if under else 0, f.quote))
+            result.false_alarms.append((label, under[0] if under else 0, quote))
     for cid, lab in sorted(labelled):
         tallies[lab].truth += 1
         if (cid, lab) in hit:
@@ -140,6 +146,23 @@ def score_call(store, name: str, vtt: Path, truth_path: Path, media: Path) -> Ca
         else:
             result.misses.append((lab, cid, cues.get(cid, (0, 0, "?"))[2]))
     return result
+
+
+def agreement(folder: Path, other: Path) -> list[CallResult]:
+    """A second coach's labels of the same calls, scored as if they were the finder's findings: how far
+    two careful people agree is the most a finder can be asked to agree with either."""
+    results = []
+    for name, vtt, truth_path in calls_in(folder):
+        second = other / truth_path.name
+        if not second.exists():
+            raise LabelledSetError(f"{second}: missing (the second coach's labels of {name})")
+        cues = read_cues(vtt)
+        truth = json.loads(truth_path.read_text(encoding="utf-8"))
+        theirs = json.loads(second.read_text(encoding="utf-8"))
+        findings = [(lab, *cues[int(cue)][:2], cues[int(cue)][2]) for cue, labs in theirs["labels"].items()
+                    for lab in labs if int(cue) in cues]
+        results.append(_score(name, cues, truth, findings))
+    return results
 
 
 def evaluate(folder: Path) -> list[CallResult]:

@@ -84,3 +84,36 @@ def test_the_sets_never_tuned_on_are_measured_and_do_not_fall_back(name, a_floor
     a, b = json.loads(out.stdout)["groups"]["A"], json.loads(out.stdout)["groups"]["B"]
     assert a["precision"] >= a_floor[0] and a["recall"] >= a_floor[1]
     assert b["precision"] >= b_floor[0] and b["recall"] >= b_floor[1]
+
+
+def test_a_second_coachs_labels_are_scored_like_findings(tmp_path):
+    first, second = tmp_path / "first", tmp_path / "second"
+    for folder, labels in ((first, {"1": ["rep_question_closed"], "2": ["deferral"], "4": ["pain"]}),
+                           (second, {"1": ["rep_question_closed"], "2": ["deferral", "economic_buyer"]})):
+        folder.mkdir()
+        (folder / "one.vtt").write_text(VTT, encoding="utf-8")
+        (folder / "one.truth.json").write_text(json.dumps({"rep": "Riley Rep", "labels": labels}), encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "tests.detection_eval", str(first), "--against", str(second),
+                          "--json"], cwd=REPO, capture_output=True, text=True, timeout=120, check=True)
+    labels = json.loads(out.stdout)["labels"]
+    assert (labels["deferral"]["correct"], labels["deferral"]["found"]) == (1, 1)
+    assert (labels["pain"]["truth"], labels["pain"]["found"]) == (1, 0)  # the second coach missed it
+    assert (labels["economic_buyer"]["findings"], labels["economic_buyer"]["correct"]) == (1, 0)
+    (second / "one.truth.json").unlink()
+    out = subprocess.run([sys.executable, "-m", "tests.detection_eval", str(first), "--against", str(second)],
+                         cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 1 and "one.truth.json: missing" in out.stderr
+
+
+@pytest.mark.parametrize("name", ["blind", "fresh"])
+def test_two_coaches_labelling_the_same_calls_agree_above_the_goals_ceiling(name):
+    """A second coach labelled the `blind` and `fresh` calls from the method's text, without seeing the first
+    coach's labels (`blind_second`, `fresh_second`). How far two careful people agree is the ceiling for any
+    finder measured against one of them: both groups' F1 between the coaches is above 0.8."""
+    folder = Path(__file__).parent
+    out = subprocess.run([sys.executable, "-m", "tests.detection_eval", str(folder / name), "--against",
+                          str(folder / f"{name}_second"), "--json"], cwd=REPO, capture_output=True, text=True,
+                         timeout=120, check=True)
+    for group in json.loads(out.stdout)["groups"].values():
+        p, r = group["precision"], group["recall"]
+        assert 2 * p * r / (p + r) > 0.8, group
