@@ -129,7 +129,9 @@ def inputs_for(store: Store, cycle_id: int) -> tuple[core.IndicatorInputs, list[
     return inputs, rows
 
 
-def _quality(store: Store, rows: list[item_service.ItemRow], as_of: date) -> list[ItemQuality]:
+def _quality(store: Store, rows: list[item_service.ItemRow], as_of: date,
+             waiting: dict[int, int] | None = None) -> list[ItemQuality]:
+    """waiting: the proposed observations of each item, read once for the whole cycle."""
     from desktop.services import observations as obs_service
 
     out = []
@@ -149,8 +151,8 @@ def _quality(store: Store, rows: list[item_service.ItemRow], as_of: date) -> lis
         else:
             done = None
         checks = review_item(item_service.draft(row), observations=seen, actions_done=done, today=as_of)
-        out.append(ItemQuality(row.id, row.title, checks,
-                               obs_service.propose_review(store, row.id, as_of)))
+        out.append(ItemQuality(row.id, row.title, checks, obs_service.propose_review(
+            store, row.id, as_of, waiting=None if waiting is None else waiting.get(row.id, 0))))
     return out
 
 
@@ -165,8 +167,11 @@ def report(store: Store, manager: str | None = None, cycle_id: int | None = None
     started = through >= cycle.start_date
     series = core.weekly_series(cycle.start_date, inputs, through=through) if started else []
     each = core.weekly_series(cycle.start_date, inputs, through=through, cumulative=False) if started else []
-    from desktop.services.adoption import waiting
+    from collections import Counter
 
-    return IndicatorReport(cycle, as_of, figures, series, _quality(store, rows, as_of), each,
-                           waiting(store, cycle.id, as_of))
+    from desktop.services.adoption import proposed
+
+    waiting = Counter(p.item_id for p in proposed(store, cycle.id, as_of))  # the team's later calls, read once
+    return IndicatorReport(cycle, as_of, figures, series, _quality(store, rows, as_of, waiting), each,
+                           sum(waiting.values()))
 

@@ -233,11 +233,14 @@ def _method(rows: list[ObservationRow], as_of: date | None) -> list[review_rule.
             if r.seen is not None and (as_of is None or r.observed_on <= as_of)]
 
 
-def propose_review(store: Store, item_id: int, as_of: date | None = None) -> review_rule.Proposal:
-    """Continue / adapt / replace (or not enough evidence yet), with the reason in plain words."""
+def propose_review(store: Store, item_id: int, as_of: date | None = None, *,
+                   waiting: int | None = None) -> review_rule.Proposal:
+    """Continue / adapt / replace (or not enough evidence yet), with the reason in plain words.
+    `waiting`: the item's proposed observations, when the caller has read them already."""
     rule = rule_of(store, item_id)
     made = review_rule.propose(rule, _method(list_observations(store, item_id=item_id), as_of))
-    waiting = _waiting(store, item_id, as_of)
+    if waiting is None:
+        waiting = _waiting(store, item_id, as_of)
     if waiting:  # proposals count nowhere until confirmed; the coach is told they are there
         made = review_rule.Proposal(made.decision, f"{made.reason} ({waiting} proposed observation"
                                                    f"{'s' if waiting != 1 else ''} from later calls to confirm)")

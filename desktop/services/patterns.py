@@ -55,6 +55,38 @@ def is_pattern(store: Store, name: str) -> bool:
     return name in LABELS or any(name in known(store) for known, _find in _sources())
 
 
+# Each call's cached findings, parsed: (store, call) -> (the cache row's fingerprint and time, the findings
+# as (id, label, start_ms, end_ms, speaker, quote)). A manager's dashboard, queue and adoption read the same
+# thousands of calls on every change; only a call whose cache was written again is parsed again.
+_PARSED: dict[tuple[int, int], tuple[tuple, list[tuple]]] = {}
+_PARSED_MAX = 50_000
+
+
+def _findings(store: Store, db, chunk: list[int], marks: str) -> dict[int, list[tuple]]:
+    stamps = {call_id: (fp, at) for call_id, fp, at in db.execute(
+        f"SELECT call_id, fingerprint, computed_at FROM suggestion_cache WHERE call_id IN ({marks})", chunk)}
+    out: dict[int, list[tuple]] = {}
+    stale = []
+    for call_id, stamp in stamps.items():
+        known = _PARSED.get((id(store), call_id))
+        if known is not None and known[0] == stamp:
+            out[call_id] = known[1]
+        else:
+            stale.append(call_id)
+    for start in range(0, len(stale), 500):
+        part = stale[start:start + 500]
+        for call_id, fp, at, findings in db.execute(
+                f"SELECT call_id, fingerprint, computed_at, findings FROM suggestion_cache WHERE call_id IN "
+                f"({','.join('?' * len(part))})", part):
+            parsed = [(f["id"], f["label"], f["start_ms"], f["end_ms"], f.get("speaker"), f.get("quote", ""))
+                      for f in json.loads(findings)]
+            if len(_PARSED) >= _PARSED_MAX:
+                _PARSED.clear()
+            _PARSED[(id(store), call_id)] = ((fp, at), parsed)
+            out[call_id] = parsed
+    return out
+
+
 def _label_hits(store: Store, labels: set[str], call_ids: list[int]) -> dict[int, list[Hit]]:
     out: dict[int, list[Hit]] = {c: [] for c in call_ids}
     if not labels or not call_ids:
@@ -65,12 +97,10 @@ def _label_hits(store: Store, labels: set[str], call_ids: list[int]) -> dict[int
         marks = ",".join("?" * len(chunk))
         dismissed = set(db.execute(f"SELECT call_id, finding_id FROM suggestion_verdict WHERE call_id IN "
                                    f"({marks}) AND verdict = 'dismissed'", chunk))
-        for call_id, findings in db.execute(
-                f"SELECT call_id, findings FROM suggestion_cache WHERE call_id IN ({marks})", chunk):
-            for f in json.loads(findings):
-                if f["label"] in labels and (call_id, f["id"]) not in dismissed:
-                    out[call_id].append(Hit(f["label"], f["start_ms"], f["end_ms"], f.get("speaker"),
-                                            f.get("quote", "")))
+        for call_id, findings in _findings(store, db, chunk, marks).items():
+            out[call_id] = [Hit(label, start_ms, end_ms, speaker, quote)
+                            for fid, label, start_ms, end_ms, speaker, quote in findings
+                            if label in labels and (call_id, fid) not in dismissed]
     return out
 
 

@@ -219,3 +219,21 @@ def test_a_shipped_tracker_picked_as_the_focus_is_read_as_the_label_it_follows(s
     # the misses. c1 probes its deferral (seen), c2 accepts it (not seen, at "I'll send that over"),
     # c3 probes one of two and accepts the other (partly); c4 has no deferral.
     assert got == [(ids["c1"], Seen.YES, 12_000), (ids["c2"], Seen.NO, 18_000), (ids["c3"], Seen.PARTIAL, 30_000)]
+
+
+def test_a_call_whose_transcript_changes_is_read_again_for_its_patterns(store, lib):
+    """The parsed findings of each call are kept between readings (a manager's dashboard reads thousands on
+    every change); a call whose findings were written again is read again, the others are not parsed twice."""
+    from desktop.services import patterns, transcripts
+    from desktop.transcription.segments import Segment
+
+    c2 = lib.ids["c2"]
+    before = patterns.hits(store, {"deferral_accepted"}, [c2])[c2]
+    assert before, "the scripted call accepts a deferral"
+    rep = before[0].speaker  # who accepted the deferral
+    customer = next(s["name"] for s in transcripts.speakers(store, c2) if s["name"] != rep)
+    transcripts.save_transcript(store, c2, [
+        Segment(0, 3000, customer, "Just send me some information."),
+        Segment(3500, 7000, rep, "Happy to. What will you review, and who else decides?")], origin="import")
+    after = patterns.hits(store, {"deferral_accepted", "deferral"}, [c2])[c2]
+    assert [h.pattern for h in after] == ["deferral"] and after[0].quote

@@ -1,0 +1,81 @@
+"""One manager's leading-indicator dashboard over 2,000 calls.
+
+dashboard_ms: the median of the dashboard's work for one manager's cycle, from the store to the painted
+widget (`indicators.report` — the six figures, the weekly series, each item's quality, the adoption read
+from the later calls — then `DashboardView.show_report`), over a manager with 2,000 calls dated in the
+cycle (the search benchmark's generated calls, read once by the detection pass), a focus tied to the
+missed follow-up detector and a session held on day 1, so every later call is read for adoption.
+dashboard_first_ms is the first time in the process (each call's cached findings parsed once);
+dashboard_ms the median of the six after it, as the dashboard is drawn again on each change (only
+calls whose findings were written again are parsed again). Target 300 ms. Quick: 500 calls.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from datetime import date
+from pathlib import Path
+
+from tests.benchmarks.bench_detect_library import _with_roles
+from tests.benchmarks.bench_search import build
+
+
+def run(quick: bool) -> dict[str, float]:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+
+    from db.store import open_store
+    from desktop.core.adoption import proposed_focus
+    from desktop.services import adoption, coaching_sessions, cycles, indicators
+    from desktop.services.suggestions import refresh_library
+    from desktop.ui.coaching.dashboard import DashboardView
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    calls = 500 if quick else 2000
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "dashboard.sqlite3"
+        build(path, calls)
+        _with_roles(path, calls)
+        store = open_store(path)
+        cycle = cycles.add_cycle(store, "Morgan Manager", "2026-11-01")
+        store.close()
+        con = sqlite3.connect(path)
+        with con:
+            manager = con.execute("SELECT id FROM person WHERE name = 'Morgan Manager'").fetchone()[0]
+            con.executemany("UPDATE call SET manager_id = ?, recorded_at = ? WHERE id = ?",
+                            [(manager, f"2026-11-{1 + c % 28:02d} 10:00:00.000000", c) for c in range(1, calls + 1)])
+        con.close()
+        store = open_store(path)
+        try:
+            for _ in refresh_library(store):
+                pass
+            behavior, indicator = proposed_focus("missed_follow_up")
+            adoption.set_focus_from_pattern(store, cycle.id, "missed_follow_up", behavior, indicator,
+                                            on=date(2026, 11, 1))
+            first = coaching_sessions.list_sessions(store, cycle.id)[0]
+            coaching_sessions.close_held(store, first.id, practice_action="Role-play a deferral", action_owner="Morgan",
+                                         evidence_place="the next calls", held_on=date(2026, 11, 1))
+            view = DashboardView()
+            view.resize(1280, 800)
+            view.show()
+            times = []
+            for _ in range(7):
+                t = time.perf_counter()
+                report = indicators.report(store, cycle_id=cycle.id, as_of=date(2026, 11, 30))
+                view.show_report(report)
+                app.processEvents()  # painted
+                times.append((time.perf_counter() - t) * 1000)
+            view.close()
+        finally:
+            store.close()
+    return {"dashboard_calls": calls, "dashboard_first_ms": round(times[0], 1),
+            "dashboard_ms": round(statistics.median(times[1:]), 1), "dashboard_ms_max": round(max(times[1:]), 1)}
+
+
+if __name__ == "__main__":
+    print(run("--quick" in sys.argv))
