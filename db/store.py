@@ -187,17 +187,51 @@ def quick_check(path: Path) -> list[str]:
         return [str(exc)]
 
 
-def online_backup(source: Path, target: Path) -> Path:
-    """Copy a live store with SQLite's online backup API (never a file copy: WAL may hold pages)."""
+BACKUP_STEP_PAGES = 16_384  # 64 MB of 4 KB pages a step: progress to show, and the source free between steps
+BACKUP_RESTARTS = 2  # the store written this often during a stepped copy: the rest goes in one step
+
+
+class _Restarted(Exception):
+    """The store changed under a stepped copy more than BACKUP_RESTARTS times."""
+
+
+def online_backup(source: Path, target: Path, progress=None, step_pages: int = BACKUP_STEP_PAGES) -> Path:
+    """Copy a live store with SQLite's online backup API (never a file copy: WAL may hold pages).
+
+    In steps of `step_pages`, `progress(done_pages, total_pages)` after each. SQLite starts a stepped copy
+    again when another connection writes to the store meanwhile (the coach working on); after
+    BACKUP_RESTARTS of those the copy is made in one step, which holds a read snapshot (the coach's
+    writes go on: the store is in WAL mode) and cannot be restarted.
+    """
     target.parent.mkdir(parents=True, exist_ok=True)
     if target.exists():
         raise StoreError(f"{target}: already exists; choose another name for the backup")
     src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
     tmp = target.with_name(target.name + ".part")
+    restarts = 0
+    last: list[int] = []
+
+    def stepped(_status, remaining: int, total: int) -> None:
+        nonlocal restarts
+        done = total - remaining
+        if last and done <= last[-1]:  # started again from the first page
+            restarts += 1
+            if restarts > BACKUP_RESTARTS:
+                raise _Restarted
+        last.append(done)
+        if progress is not None:
+            progress(done, total)
+
     try:
         dst = sqlite3.connect(tmp)
         try:
-            src.backup(dst)
+            try:
+                src.backup(dst, pages=max(1, step_pages), progress=stepped)
+            except _Restarted:
+                src.backup(dst)  # one step: a consistent copy of the store as it is now
+                if progress is not None and last:
+                    total = src.execute("PRAGMA page_count").fetchone()[0]
+                    progress(total, total)
             dst.execute("PRAGMA journal_mode=DELETE")
         finally:
             dst.close()

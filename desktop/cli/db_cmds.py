@@ -33,8 +33,24 @@ def register(sub, common) -> None:
     cpy.set_defaults(handler=_copy)
 
 
+def _bar(label: str):
+    """A bar on stderr (only on a terminal) for a check or backup of a big store, and its update function."""
+    from desktop.transcription.progress import ProgressBar
+
+    bar = ProgressBar(label=label)
+
+    def update(done: int, total: int, what: str = "") -> None:
+        bar.update(done / total if total else 1.0)
+
+    return bar, update
+
+
 def _check(args, ctx) -> int:
-    report = maintenance.check(ctx.store)
+    bar, update = _bar("checking the store")
+    try:
+        report = maintenance.check(ctx.store, progress=update)
+    finally:
+        bar.finish()
     if args.json:
         print_json(report.to_json())
     else:
@@ -50,7 +66,11 @@ def _check(args, ctx) -> int:
 
 def _backup(args, ctx) -> int:
     target = Path(args.output) if args.output else None
-    written = maintenance.backup(ctx.store, target, paths.backups_dir(ctx.home))
+    bar, update = _bar("backing up")
+    try:
+        written = maintenance.backup(ctx.store, target, paths.backups_dir(ctx.home), progress=update)
+    finally:
+        bar.finish()
     print(written)
     return 0
 

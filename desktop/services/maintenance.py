@@ -7,6 +7,7 @@ from datetime import datetime
 from pathlib import Path
 
 from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
 
 from db.store import Store, head_revision, online_backup
 
@@ -45,23 +46,53 @@ def _check_server(store) -> tuple[list[str], list[str], str | None, str]:
     return ["ok"], [], schema, "ok" if not stale else f"{stale} lines' search words differ from their text"
 
 
-def check(store: Store) -> CheckReport:
+def check(store: Store, progress=None) -> CheckReport:
+    """The store's health. On a store file, in steps, `progress(done, total, what)` after each: SQLite's
+    integrity check table by table (each with its indexes), the references table by table, then each
+    search index. Each step is its own short read, so a big store's check never holds the store long:
+    the coach goes on working, and the log's pages are folded into the store between steps."""
     if store.dialect != "sqlite":
         integrity, fk, schema, search = _check_server(store)
         report = CheckReport(str(store.path), schema, head_revision(), integrity, fk, search)
+        if progress is not None:
+            progress(1, 1, "the server's store")
         return _judge(report)
     with store.engine.connect() as conn:
-        integrity = [r[0] for r in conn.exec_driver_sql("PRAGMA integrity_check").all()]
-        fk = [f"{r[0]} row {r[1]} -> {r[2]}" for r in conn.exec_driver_sql("PRAGMA foreign_key_check").all()]
+        tables = [r[0] for r in conn.exec_driver_sql(
+            "SELECT name FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' "
+            "ORDER BY name").all()]
         schema = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
-        search = "ok"
-        for table in ("segment_fts", "moment_fts"):
+    fts = ("segment_fts", "moment_fts")
+    steps = [("integrity", t) for t in tables] + [("references", t) for t in tables] + [("search", t) for t in fts]
+    integrity: list[str] = []
+    fk: list[str] = []
+    search = "ok"
+    for n, (kind, table) in enumerate(steps, start=1):
+        try:
+            search = _step(store, kind, table, integrity, fk, search)
+        except DBAPIError as exc:  # a page too damaged to read: the table is named, the check goes on
+            integrity.append(f"{table}: {getattr(exc, 'orig', exc)}")
+        if progress is not None:
+            progress(n, len(steps), f"{kind}: {table}")
+    return _judge(CheckReport(str(store.path), schema, head_revision(), integrity or ["ok"], fk, search))
+
+
+def _step(store: Store, kind: str, table: str, integrity: list[str], fk: list[str], search: str) -> str:
+    """One step of the check (adds to `integrity` and `fk`); returns the search index's verdict so far."""
+    with store.engine.connect() as conn:
+        if kind == "integrity":
+            found = [r[0] for r in conn.exec_driver_sql(f"PRAGMA integrity_check('{table}')").all()]
+            integrity += [f for f in found if f != "ok"]
+        elif kind == "references":
+            fk += [f"{r[0]} row {r[1]} -> {r[2]}"
+                   for r in conn.exec_driver_sql(f"PRAGMA foreign_key_check('{table}')").all()]
+        else:
             try:
                 conn.exec_driver_sql(f"INSERT INTO {table}({table}) VALUES ('integrity-check')")
             except Exception as exc:  # noqa: BLE001 - the report names what went wrong
                 search = f"{table}: {exc.__class__.__name__}: {exc}"
-        conn.rollback()
-    return _judge(CheckReport(str(store.path), schema, head_revision(), integrity, fk, search))
+            conn.rollback()
+    return search
 
 
 def _judge(report: CheckReport) -> CheckReport:
@@ -78,7 +109,8 @@ def _judge(report: CheckReport) -> CheckReport:
     return report
 
 
-def backup(store: Store, target: Path | None, backups_folder: Path) -> Path:
+def backup(store: Store, target: Path | None, backups_folder: Path, progress=None) -> Path:
+    """An online copy of the store file; `progress(done_pages, total_pages)` as it goes (db.store.online_backup)."""
     if store.dialect != "sqlite":
         from desktop.errors import CallmarkError
 
@@ -86,4 +118,4 @@ def backup(store: Store, target: Path | None, backups_folder: Path) -> Path:
                             "`callmark db copy --to FILE` copies it into a store file")
     if target is None:
         target = backups_folder / f"callmark-{datetime.now().strftime('%Y%m%d-%H%M%S')}.sqlite3"
-    return online_backup(store.path, Path(target).expanduser())
+    return online_backup(store.path, Path(target).expanduser(), progress=progress)
