@@ -14,21 +14,26 @@ from desktop.core.detect.text import content_words
 
 TRIGGERS = ("economic_buyer", "pain", "objection")
 POINTING_BACK = ("that", "this", "those", "she", "he", "her", "him")  # a question about what was just said
+# a reply speaking for the product or the rep's side: it answers instead of asking
+PITCH = frozenset("we we're we've we'll our us let's platform sure".split())
 NAMED = {"economic_buyer": "named who signs off", "pain": "described a problem", "objection": "pushed back"}
 
 
 def _follows_up(reading: Reading, reply: ReadLine, said: list[ReadLine]) -> bool:
     if reading.line_find("follow_up_cues", reply):
         return True
+    topic = {w[:5] for rl in said for w in content_words(rl.words)}  # "reconciles" ~ "reconciliation"
+    echoed = any(w[:5] in topic for w in content_words(reply.words))
     if reply.question is None:
-        return False  # a pitch or a reassurance answers for the customer instead of asking
+        # "Three hours every other Sunday, that's brutal": the rep dwells on it; a pitch or a reassurance
+        # ("our platform connects to Toast", "I'm sure it's fine") answers for the customer instead
+        return echoed and len(reply.words.split()) <= 12 and reply.word_set.isdisjoint(PITCH)
     if reply.question[0] == "open":
         return True  # "What breaks most often?": the rep explores, whatever the words
     asked_words = " ".join(s.words for s in reply.sentences if s.asks) or reply.question[1].words
     if any(f" {w} " in asked_words for w in POINTING_BACK):
         return True  # "Is that mostly one region?"
-    topic = {w[:5] for rl in said for w in content_words(rl.words)}  # "reconciles" ~ "reconciliation"
-    return any(w[:5] in topic for w in content_words(reply.words))
+    return echoed
 
 
 def read_follow_up(reading: Reading) -> None:
@@ -48,6 +53,11 @@ def read_follow_up(reading: Reading) -> None:
         if not named or i >= len(lines) or lines[i].role != REP:
             continue
         reply = lines[i]
+        if "customer_question" in turn[-1].labels:
+            continue  # "What does it cost anyway?": the rep answers the customer's own question
+        if (reply.question is None and len(reply.words.split()) <= 3 and i + 1 < len(lines)
+                and lines[i + 1].role == CUSTOMER):
+            continue  # "Oof." "Got it.": the customer goes on; the rep has not moved on yet
         if _follows_up(reading, reply, turn):
             continue
         label, said = named[0]

@@ -38,3 +38,20 @@ def test_an_objection_answered_with_a_pitch_is_missed():
 def test_no_trigger_no_follow_up():
     assert not [f for f in found("C: We have two analysts.", "R: Great. Do you use any other tools?")
                 if f.label == "missed_follow_up"]
+
+
+def test_answering_the_customers_own_question_is_not_a_missed_follow_up():
+    at = labels_at("C: Honestly the reports are a nightmare. What does it cost anyway?",
+                   "R: For a team your size it's usually one sixty nine a month.")
+    assert "pain" in at[0] and "missed_follow_up" not in at.get(1, set())
+
+
+def test_dwelling_on_the_pain_is_a_follow_up_and_a_pitch_is_not():
+    pain = "C: Every other Sunday I lose three hours building the tips spreadsheet by hand."
+    assert "missed_follow_up" not in labels_at(pain, "R: Three hours every other Sunday, that's brutal.").get(1, set())
+    assert "missed_follow_up" in labels_at(pain, "R: Our platform builds the tips spreadsheet for you.")[1]
+
+
+def test_a_backchannel_while_the_customer_goes_on_moves_nowhere():
+    at = labels_at("C: Honestly, that's more than I expected.", "R: Oof.", "C: We'd have to cut something else.")
+    assert "objection" in at[0] and "missed_follow_up" not in at.get(1, set())
