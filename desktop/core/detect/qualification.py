@@ -18,6 +18,11 @@ from desktop.core.detect.text import MONTHS, NUMBER, ORDINAL, WEEKDAYS, content_
 
 # A month in the past ("fees went up in January") or a call-back ("call me back in the fall") forces nothing.
 _NOT_AN_EVENT = frozenset("went was were had looked tried did last ago used revisit back".split())
+# A month is a critical event when something falls due then: "the contract ends in May", "we need it by June".
+_FORCING = frozenset("""need needs needed has have must by before until till deadline due ends end expires expire renews
+renew renewal starts start kicks goes live launch launches opens open decide decided decision decisions budget budgets
+contract audit exam inspection board planning cutoff locked lock cut freeze target targeting aiming aim plan planned
+commit approve approval approved""".split())
 _PERCENT = re.compile(r" \d[\d.]*% ")
 _PERCENT_WORDS = re.compile(r"%| percent ")
 _DOLLARS = re.compile(r" (?:\$\d[\d.]*(?:k|m)?|\d[\d.]*k) ")  # $25000, $2.5m, 30k
@@ -127,6 +132,8 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
     if "critical_event" not in out and not asks and ws.isdisjoint(_NOT_AN_EVENT) and not date_in(words):
         said = _without(reading, words, "critical_event_negations", own) if "critical_event_negations" in cands else words
         when = find("event_times", said)  # "our contract ends in May", "decisions are made in June"
+        if when and _FORCING.isdisjoint(own):
+            when = None  # "we bring on three hundred people every November", "he left in July": a month forces nothing
         if when and not find("deferral_horizons", words) and not reading.find("deferral", words, own):
             out["critical_event"] = when
     if not asks:
@@ -273,6 +280,8 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
         about = reading.line_find(topic, asked)
         if not about or (label == "decision_process" and reading.line_find("timeline_questions", asked)):
             continue  # "When does the board meet?" asks for a date, not for a step
+        if label == "critical_event" and "every" in rl.word_set:
+            continue  # "Every other Monday": a routine, not a date that forces the decision
         if holds is None:
             cue = quote_of(rl.sentences[0].text, 40)
         elif holds == "{money}":

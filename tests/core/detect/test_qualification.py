@@ -82,3 +82,12 @@ def test_a_word_of_the_list_in_another_form_counts():
 def test_asked_who_decides_a_capitalised_calendar_word_is_not_the_buyer(answer, named):
     at = labels_at("R: What will you review in it, and who else needs to be involved in the decision?", f"C: {answer}")
     assert ("economic_buyer" in at.get(1, set())) is named
+
+
+def test_a_month_forces_the_decision_only_when_something_falls_due():
+    from tests.core.detect.talk import labels_on as on
+    assert "critical_event" in on(0, "C: Our contract with them ends in March.")
+    assert "critical_event" in on(0, "C: We need it running by September.")
+    for said in ("C: We bring on three hundred seasonal people every November.",
+                 "C: Seven trucks in the summer when my nephew is off school."):
+        assert "critical_event" not in on(0, said), said
