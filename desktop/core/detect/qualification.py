@@ -227,6 +227,43 @@ def read_qualification(reading: Reading) -> None:
             continue
         _read_line(reading, rl)
         _answers(reading, rl)  # after: a label the words already gave keeps its own reason
+        if rl.role == CUSTOMER and "objection" not in rl.labels:
+            _pushes_back(reading, rl)
+
+
+# "I don't sign three-year deals", "our chefs are not going to load recipes", "Ravi is going to say no"
+_REFUSAL = re.compile(
+    r" (?:i|we|they|he|she|it|our \w+|my \w+|the \w+)(?: just| really| still| honestly)? "
+    r"(?:don't|do not|won't|will not|can't|cannot|wouldn't|would never|never|are not going to|aren't going to|"
+    r"is not going to|isn't going to|'re not going to|am not going to|i'm not going to|are not|'m not|'re not) "
+    r"(?:going to )?(?:sign|use|load|allow|agree|pay|buy|move|switch|approve|download|accept|do (?:it|that|this|"
+    r"anything)|love|like|go for|adding|add|touch|help|budge|commit)")
+_SAYS_NO = re.compile(r" (?:is|are|'s|'re|will be|would be) going to say no | (?:would|will|'ll|'d) (?:say no|veto|kill it|push back) ")
+# After the rep names the price: "Hm. That's not nothing.", "That's more than I figured", "we're paying a hundred sixty"
+_HESITATION = frozenset("hm hmm hmmm mm mmm huh oof ugh whoa yikes ouch".split())
+_WEIGHS_IT = frozenset("still more higher gap adds paying pay budgeted figured expected hoped steep much lot nothing "
+                       "fortune cost costs afford".split())
+_TAKES_IT = frozenset("works fine easy reasonable zone great good perfect affordable doable less cheaper better "
+                      "cheap deal sounds love".split())
+
+
+def _pushes_back(reading: Reading, rl: ReadLine) -> None:
+    """A push back read by its shape, not a listed phrase: a refusal, or a weighing of the rep's price."""
+    for s in rl.sentences:
+        found = _REFUSAL.search(s.words) or _SAYS_NO.search(s.words)
+        if found and not _conditional(s.words, found.group(0).strip().split()[0]) and "economic_buyer" not in rl.labels:
+            cue = found.group(0).strip()
+            reading.add("objection", rl, s.text, REASONS["objection"].format(cue=cue), cue)
+            return
+    before = reading.lines[rl.index - 1] if rl.index else None
+    if before is None or before.role != REP or "price" not in before.labels or all(s.asks for s in rl.sentences):
+        return
+    first = rl.words.split()[:1]
+    weighs = not _WEIGHS_IT.isdisjoint(rl.word_set) or (first and first[0] in _HESITATION and has_number(rl.word_set))
+    if weighs and _TAKES_IT.isdisjoint(rl.word_set) and not rl.sentences[0].asks:
+        cue = quote_of(rl.sentences[0].text, 40)
+        reading.add("objection", rl, rl.line.text,
+                    f"the rep named the price, the customer weighs it ('{cue}')", cue)
 
 
 def _asked_before(reading: Reading, rl: ReadLine) -> ReadLine | None:

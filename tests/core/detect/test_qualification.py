@@ -91,3 +91,19 @@ def test_a_month_forces_the_decision_only_when_something_falls_due():
     for said in ("C: We bring on three hundred seasonal people every November.",
                  "C: Seven trucks in the summer when my nephew is off school."):
         assert "critical_event" not in on(0, said), said
+
+
+def test_a_refusal_is_a_push_back_whatever_its_words():
+    from tests.core.detect.talk import labels_on as on
+    for said in ("C: I don't sign three-year deals for tech we haven't used.",
+                 "C: Our chefs are not going to load recipes.",
+                 "C: If this hammers the warehouse, Ravi is going to say no."):
+        assert "objection" in on(0, said), said
+    assert "objection" not in on(0, "C: I won't sign it myself, Dr. Mehta has the final say on anything like this.")
+
+
+def test_weighing_the_reps_price_is_a_push_back_and_taking_it_is_not():
+    from tests.core.detect.talk import labels_on as on
+    price = "R: Fourteen seats on the agency plan is twenty two a seat, so about three hundred a month."
+    assert "objection" in on(1, price, "C: Hmm, we're paying like a hundred and sixty for Asana.")
+    assert "objection" not in on(1, price, "C: Okay, that's in the zone.")
