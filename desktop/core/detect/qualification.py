@@ -118,8 +118,6 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         out["economic_buyer"] = buyer
     if money and not impact and find("price", words):
         out["price"] = money
-    elif not buyer and (asked := find("price_question", words)):  # "owns the budget" names a buyer, not a price
-        out["price"] = asked
     for label, negations in _WITH_NEGATIONS:
         said = _without(reading, words, negations, own) if negations in groups and negations in cands else words
         cue = find(label, said)
@@ -159,6 +157,10 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         out.pop("pain")  # "ninety thousand a quarter in wasted steel": the loss is counted, and that is a metric
     return out
 
+
+# A problem is the customer's when it is theirs: "we lose", "my team", "our reports", "the managers hate it"
+_OURS = frozenset("""i i'm i've i'd me my we we're we've we'd us our ours they they're them their people staff team
+everyone everybody nobody guys""".split())
 
 _WITH_NEGATIONS = tuple((label, f"{label}_negations") for label in
                         ("decision_process", "champion", "competition", "critical_event"))
