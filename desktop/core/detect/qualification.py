@@ -231,6 +231,28 @@ def read_qualification(reading: Reading) -> None:
         _answers(reading, rl)  # after: a label the words already gave keeps its own reason
         if rl.role == CUSTOMER and "objection" not in rl.labels:
             _pushes_back(reading, rl)
+    _price_talk(reading)
+
+
+# Once a price is on the table, the next few lines' amounts are prices too, with no price word of their own:
+# "Vanta was like twenty four K", "for three staff it's forty five a month".
+_PRICE_TALK_LINES = 3
+def _price_talk(reading: Reading) -> None:
+    talk_until = -1
+    for rl in reading.lines:
+        if "price" in rl.labels or (rl.role == CUSTOMER and "customer_question" in rl.labels and
+                                     reading.line_find("price_question", rl)):
+            talk_until = rl.index + _PRICE_TALK_LINES
+            continue
+        if rl.index > talk_until or rl.role not in (REP, CUSTOMER) or not has_number(rl.word_set) or rl.date():
+            continue
+        if "metrics" in rl.labels:
+            continue  # "so three new patients is roughly twenty five hundred a month": a worth, already read
+        found = _money(reading, rl.words, rl.word_set) or reading.line_find("money_rates", rl)
+        if found:
+            cue = found
+            reading.add("price", rl, rl.line.text, f"the price is on the table and this names an amount ('{cue}')", cue)
+            talk_until = rl.index + _PRICE_TALK_LINES
 
 
 # "I don't sign three-year deals", "our chefs are not going to load recipes", "Ravi is going to say no"

@@ -107,3 +107,11 @@ def test_weighing_the_reps_price_is_a_push_back_and_taking_it_is_not():
     price = "R: Fourteen seats on the agency plan is twenty two a seat, so about three hundred a month."
     assert "objection" in on(1, price, "C: Hmm, we're paying like a hundred and sixty for Asana.")
     assert "objection" not in on(1, price, "C: Okay, that's in the zone.")
+
+
+def test_once_a_price_is_on_the_table_the_next_amounts_are_prices():
+    at = labels_at("R: What did the others come in at?",
+                   "C: Vanta quoted us twenty four thousand a year.",
+                   "C: Drata was about twenty k.")
+    assert "price" in at[1] and "price" in at[2]
+    assert "price" not in labels_at("C: Drata was about twenty k.").get(0, set())
