@@ -114,6 +114,8 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         title = find("buyer_titles", words)
         if title and (approval := find("approval_words", words)):
             buyer = f"{title} … {approval}"
+    if not buyer and (shaped := _BUYER.search(words)):
+        buyer = shaped.group(0).strip()
     if buyer:
         out["economic_buyer"] = buyer
     if money and not impact and find("price", words):
@@ -161,6 +163,21 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
 # A problem is the customer's when it is theirs: "we lose", "my team", "our reports", "the managers hate it"
 _OURS = frozenset("""i i'm i've i'd me my we we're we've we'd us our ours they they're them their people staff team
 everyone everybody nobody guys""".split())
+
+# Who signs, said by its shape: "I'm the CFO", "I sign it", "it's my clinic", "Dr. Mehta owns the practice",
+# "I need to run this by my partner, Ron", "she's the one who'd approve it"
+_BUYER = re.compile(
+    r" i(?:'m| am) the (?:cfo|ceo|coo|owner|founder|president|managing partner|principal|boss)(?= )"
+    r"|(?<!before)(?<!until)(?<!when)(?<! if) (?:i|we) (?:sign|decide|approve|pick|choose|handle the money|hold the budget|"
+    r"have the budget|own the budget)(?= )"
+    r"| (?:i|we) can (?:approve|sign)(?= )"
+    r"| it's (?:my|our) (?:clinic|shop|business|company|practice|studio|agency|firm|restaurant|store|salon|gym|office)(?= )"
+    r"| (?:owns|own) (?:the|it with|half|this)(?= )"
+    r"| (?:talk to|run (?:it |this |all this |that |everything )?by|sit down with|check with) my "
+    r"(?:business )?(?:partner|partners|brother|sister|wife|husband|dad|father|mom|mother|boss|co owner|cofounder|co founder)(?= )"
+    r"| my business partner(?= )"
+    r"| (?:she's|he's|they're|she is|he is) (?:really |actually |the )?(?:the )?one who(?:'d| would| will)? "
+    r"(?:decide|decides|approve|approves|sign|signs|make the call|makes the call)(?= )")
 
 _WITH_NEGATIONS = tuple((label, f"{label}_negations") for label in
                         ("decision_process", "champion", "competition", "critical_event"))
@@ -318,12 +335,15 @@ def _about_the_pain(reading: Reading, asked: ReadLine, cue: str) -> bool:
     return any(w[:5] in stems for w in content_words(asked.words))
 
 
+_SELF = re.compile(r"^ (?:just |only |that's |that'd be |it's )?(?:me|myself|i do) $")  # "Just me." answers "who decides?"
+
+
 def _answers(reading: Reading, rl: ReadLine) -> None:
     asked = _asked_before(reading, rl)
     if asked is None or not rl.sentences:
         return
     head = rl.sentences[0].words
-    if (len(rl.words.split()) < 3 and not rl.date()) or reading.find(
+    if (len(rl.words.split()) < 3 and not rl.date() and not _SELF.search(rl.words)) or reading.find(
             "no_answer", " " + " ".join(head.split()[:1]) + " "):
         return  # "It is.", "No, not really." ("July first." answers "when?")
     said_before = reading.previous_of_role(asked.index, CUSTOMER, within=1)

@@ -115,3 +115,19 @@ def test_once_a_price_is_on_the_table_the_next_amounts_are_prices():
                    "C: Drata was about twenty k.")
     assert "price" in at[1] and "price" in at[2]
     assert "price" not in labels_at("C: Drata was about twenty k.").get(0, set())
+
+
+def test_who_signs_said_by_its_shape():
+    from tests.core.detect.talk import labels_on as on
+    for said in ("C: Mostly cost and contract. I'm the CFO.",
+                 "C: Send it to me, I sign it.",
+                 "C: I can't sign anything. Dr. Mehta owns the practice.",
+                 "C: I need to run all this by my partner, Ron, before we do anything.",
+                 "C: Look, she's really the one who'd decide."):
+        assert "economic_buyer" in on(0, said), said
+    assert "economic_buyer" not in on(0, "C: I'd need to see a scope before I sign anything.")
+
+
+def test_just_me_answers_who_decides():
+    at = labels_at("R: Who made the final call, was it you or your partner?", "C: Just me.")
+    assert "economic_buyer" in at[1]
