@@ -120,6 +120,10 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         out["economic_buyer"] = buyer
     if money and not impact and find("price", words):
         out["price"] = money
+    if "decision_process" in cands or has_number(own):
+        threshold = _THRESHOLD.search(words)
+        if threshold:
+            out["decision_process"] = threshold.group(0).strip()  # "anything over fifty goes to the board"
     for label, negations in _WITH_NEGATIONS:
         said = _without(reading, words, negations, own) if negations in groups and negations in cands else words
         cue = find(label, said)
@@ -163,6 +167,15 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
 # A problem is the customer's when it is theirs: "we lose", "my team", "our reports", "the managers hate it"
 _OURS = frozenset("""i i'm i've i'd me my we we're we've we'd us our ours they they're them their people staff team
 everyone everybody nobody guys""".split())
+
+# An approval threshold: "anything over twenty five thousand has to be bid out", "over two million the board votes",
+# "above that it goes into next year's planning"
+_THRESHOLD = re.compile(
+    r" (?:anything|everything|purchases?|spend|deals?|contracts?) (?:over|above|under|below|more than) "
+    r"(?:about |around |roughly )?" + NUMBER.pattern[1:] +
+    r"| (?:over|above|under|below) " + NUMBER.pattern[1:-1] + r"(?: (?:k|thousand|million|grand))? (?:the|it|it's|goes|has|"
+    r"needs|we|you|and) (?:\w+ )?(?:votes|signs|approves|decides|goes|has to|needs|can sign|can approve|it's)? ?"
+    r"| (?:above|over|under|below) that (?:it|it's|goes|the|we|you)(?= )")
 
 # Who signs, said by its shape: "I'm the CFO", "I sign it", "it's my clinic", "Dr. Mehta owns the practice",
 # "I need to run this by my partner, Ron", "she's the one who'd approve it"
@@ -338,6 +351,10 @@ def _about_the_pain(reading: Reading, asked: ReadLine, cue: str) -> bool:
 _SELF = re.compile(r"^ (?:just |only |that's |that'd be |it's )?(?:me|myself|i do) $")  # "Just me." answers "who decides?"
 
 
+_STEP_NOUNS = frozenset("""committee board counsel legal procurement purchasing security review approval approvals rfp
+tender panel council regents trustees governors""".split())
+
+
 def _answers(reading: Reading, rl: ReadLine) -> None:
     asked = _asked_before(reading, rl)
     if asked is None or not rl.sentences:
@@ -347,6 +364,12 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
             "no_answer", " " + " ".join(head.split()[:1]) + " "):
         return  # "It is.", "No, not really." ("July first." answers "when?")
     said_before = reading.previous_of_role(asked.index, CUSTOMER, within=1)
+    if "decision_process" not in rl.labels and not _STEP_NOUNS.isdisjoint(asked.word_set) and (
+            " when " in asked.words or " how long " in asked.words or " how often " in asked.words):
+        # "When does the committee meet?" - "First Monday of every month."; "How long did counsel take?" -
+        # "Three weeks.": when and how long a step of their buying takes is how they buy
+        reading.add("decision_process", rl, rl.line.text, f"asked when or how long a step of buying takes, the "
+                    f"customer says ('{quote_of(rl.sentences[0].text, 40)}')", quote_of(rl.sentences[0].text, 40))
     if (asked.question[0] == "open" and said_before is not None and "pain" in said_before.labels
             and (said_before.index, "pain") not in reading.threaded and "pain" not in rl.labels
             and _about_the_pain(reading, asked, said_before.labels["pain"])):
@@ -361,6 +384,8 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
         about = reading.line_find(topic, asked)
         if not about or (label == "decision_process" and reading.line_find("timeline_questions", asked)):
             continue  # "When does the board meet?" asks for a date, not for a step
+        if label == "decision_process" and (asked.question[0] != "open" or "economic_buyer" in rl.labels):
+            continue  # "Would she be involved?" - "She might.": a yes or a name is no step of how they buy
         if label == "critical_event" and "every" in rl.word_set:
             continue  # "Every other Monday": a routine, not a date that forces the decision
         if holds is None:

@@ -131,3 +131,17 @@ def test_who_signs_said_by_its_shape():
 def test_just_me_answers_who_decides():
     at = labels_at("R: Who made the final call, was it you or your partner?", "C: Just me.")
     assert "economic_buyer" in at[1]
+
+
+def test_an_approval_threshold_is_how_they_buy():
+    from tests.core.detect.talk import labels_on as on
+    assert "decision_process" in on(0, "C: Anything over twenty five thousand has to be bid out.")
+    assert "decision_process" in on(0, "C: Over two million the board votes. Under that Dr. Anand and I can sign.")
+    assert "decision_process" not in on(0, "C: Scrap is at six percent. Our target for next year is under three.")
+
+
+def test_when_the_committee_meets_is_how_they_buy():
+    at = labels_at("R: When does the management committee next meet?", "C: First Monday of every month.")
+    assert "decision_process" in at[1] and "critical_event" not in at[1]
+    at = labels_at("R: How long did counsel take last time?", "C: Three weeks. They're slow.")
+    assert "decision_process" in at[1]
