@@ -22,18 +22,22 @@ NAMED = {"economic_buyer": "named who signs off", "pain": "described a problem",
 def _follows_up(reading: Reading, reply: ReadLine, said: list[ReadLine]) -> bool:
     if reading.line_find("follow_up_cues", reply):
         return True
-    topic = {w[:5] for rl in said for w in content_words(rl.words)}  # "reconciles" ~ "reconciliation"
-    echoed = any(w[:5] in topic for w in content_words(reply.words))
     if reply.question is None:
         # "Three hours every other Sunday, that's brutal": the rep dwells on it; a pitch or a reassurance
         # ("our platform connects to Toast", "I'm sure it's fine") answers for the customer instead
-        return echoed and len(reply.words.split()) <= 12 and reply.word_set.isdisjoint(PITCH)
+        return len(reply.words.split()) <= 12 and reply.word_set.isdisjoint(PITCH) and _echoes(reply, said)
     if reply.question[0] == "open":
         return True  # "What breaks most often?": the rep explores, whatever the words
     asked_words = " ".join(s.words for s in reply.sentences if s.asks) or reply.question[1].words
     if any(f" {w} " in asked_words for w in POINTING_BACK):
         return True  # "Is that mostly one region?"
-    return echoed
+    return _echoes(reply, said)
+
+
+def _echoes(reply: ReadLine, said: list[ReadLine]) -> bool:
+    """The reply takes up the customer's own words."""
+    topic = {w[:5] for rl in said for w in content_words(rl.words)}  # "reconciles" ~ "reconciliation"
+    return any(w[:5] in topic for w in content_words(reply.words))
 
 
 def read_follow_up(reading: Reading) -> None:

@@ -114,13 +114,13 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         title = find("buyer_titles", words)
         if title and (approval := find("approval_words", words)):
             buyer = f"{title} … {approval}"
-    if not buyer and (shaped := _BUYER.search(words)):
+    if not buyer and not _BUYER_KEYS.isdisjoint(own) and (shaped := _BUYER.search(words)):
         buyer = shaped.group(0).strip()
     if buyer:
         out["economic_buyer"] = buyer
     if money and not impact and find("price", words):
         out["price"] = money
-    if "decision_process" in cands or has_number(own):
+    if not _THRESHOLD_KEYS.isdisjoint(own):
         threshold = _THRESHOLD.search(words)
         if threshold:
             out["decision_process"] = threshold.group(0).strip()  # "anything over fifty goes to the board"
@@ -177,6 +177,8 @@ _THRESHOLD = re.compile(
     r"needs|we|you|and) (?:\w+ )?(?:votes|signs|approves|decides|goes|has to|needs|can sign|can approve|it's)? ?"
     r"| (?:above|over|under|below) that (?:it|it's|goes|the|we|you)(?= )")
 
+_THRESHOLD_KEYS = frozenset("over above under below more".split())
+
 # Who signs, said by its shape: "I'm the CFO", "I sign it", "it's my clinic", "Dr. Mehta owns the practice",
 # "I need to run this by my partner, Ron", "she's the one who'd approve it"
 _BUYER = re.compile(
@@ -191,6 +193,10 @@ _BUYER = re.compile(
     r"| my business partner(?= )"
     r"| (?:she's|he's|they're|she is|he is) (?:really |actually |the )?(?:the )?one who(?:'d| would| will)? "
     r"(?:decide|decides|approve|approves|sign|signs|make the call|makes the call)(?= )")
+
+_BUYER_KEYS = frozenset("""cfo ceo coo owner founder president managing principal boss sign decide approve pick choose money
+budget clinic shop business company practice studio agency firm restaurant store salon gym office owns own partner
+partners brother sister wife husband dad father mom mother cofounder co decides approves signs call""".split())
 
 _WITH_NEGATIONS = tuple((label, f"{label}_negations") for label in
                         ("decision_process", "champion", "competition", "critical_event"))
@@ -292,6 +298,7 @@ _REFUSAL = re.compile(
     r"is not going to|isn't going to|'re not going to|am not going to|i'm not going to|are not|'m not|'re not) "
     r"(?:going to )?(?:sign|use|load|allow|agree|pay|buy|move|switch|approve|download|accept|do (?:it|that|this|"
     r"anything)|love|like|go for|adding|add|touch|help|budge|commit)")
+_REFUSAL_KEYS = frozenset("don't won't can't cannot wouldn't never not no veto kill push".split())
 _SAYS_NO = re.compile(r" (?:is|are|'s|'re|will be|would be) going to say no | (?:would|will|'ll|'d) (?:say no|veto|kill it|push back) ")
 # After the rep names the price: "Hm. That's not nothing.", "That's more than I figured", "we're paying a hundred sixty"
 _HESITATION = frozenset("hm hmm hmmm mm mmm huh oof ugh whoa yikes ouch".split())
@@ -304,6 +311,8 @@ _TAKES_IT = frozenset("works fine easy reasonable zone great good perfect afford
 def _pushes_back(reading: Reading, rl: ReadLine) -> None:
     """A push back read by its shape, not a listed phrase: a refusal, or a weighing of the rep's price."""
     for s in rl.sentences:
+        if _REFUSAL_KEYS.isdisjoint(s.own):
+            continue  # every refusal has one of these words: most sentences hold none
         found = _REFUSAL.search(s.words) or _SAYS_NO.search(s.words)
         if found and not _conditional(s.words, found.group(0).strip().split()[0]) and "economic_buyer" not in rl.labels:
             cue = found.group(0).strip()
