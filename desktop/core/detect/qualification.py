@@ -23,6 +23,7 @@ _FORCING = frozenset("""need needs needed has have must by before until till dea
 renew renewal starts start kicks goes live launch launches opens open decide decided decision decisions budget budgets
 contract audit exam inspection board planning cutoff locked lock cut freeze target targeting aiming aim plan planned
 commit approve approval approved""".split())
+_PER_PERIOD = re.compile(NUMBER.pattern + r"(?:(?:less|more|extra) )?(?:a|per) (?:month|year|seat|user) $")
 _PERCENT = re.compile(r" \d[\d.]*% ")
 _PERCENT_WORDS = re.compile(r"%| percent ")
 _DOLLARS = re.compile(r" (?:\$\d[\d.]*(?:k|m)?|\d[\d.]*k) ")  # $25000, $2.5m, 30k
@@ -103,6 +104,8 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         metric = None  # "forty nine per screen, we'd need six screens": what it costs, not what it is worth
     if metric and _PERCENT_WORDS.search(f" {metric.strip()} ") and find("price_nouns", words):
         out["price"], metric = metric.strip(), None  # "our renewal quote went up forty percent": what it costs
+    if metric and _PER_PERIOD.match(f" {metric.strip()} ") and not impact:
+        metric = None  # "sixty a month", "about a hundred less a month": an amount per month is what it costs
     if metric:
         out["metrics"] = metric.strip()
     elif money and impact:
@@ -268,6 +271,37 @@ def read_qualification(reading: Reading) -> None:
         if rl.role == CUSTOMER and "objection" not in rl.labels:
             _pushes_back(reading, rl)
     _price_talk(reading)
+    _counted(reading)
+
+
+# A customer's own count of time or money, where no price is being talked about: "down for like seven hours",
+# "ninety minutes of keying", "we spent a hundred and ten grand on fuel", "wrong by about two hundred thousand"
+_COUNTED = re.compile(NUMBER.pattern + r"(?:(?:k|grand|thousand|million|bucks|dollars|minutes|hours|days|weeks|months|"
+                      r"points|percentage points)(?= )(?! ago| from now| out| notice| trial| pilot)"
+                      r"|(?:minute|hour|day|week|month) (?:project|delay|backlog|wait|turnaround|lag))")
+_COUNT_KEYS = frozenset("k grand thousand million bucks dollars minutes hours days weeks months points minute hour day "
+                        "week month".split())
+
+
+def _counted(reading: Reading) -> None:
+    for rl in reading.lines:
+        if rl.role != CUSTOMER or "metrics" in rl.labels or "price" in rl.labels or _COUNT_KEYS.isdisjoint(rl.word_set):
+            continue
+        if not has_number(rl.word_set) or reading.line_find("price_words", rl) or rl.labels.keys() & _NOT_COUNTED:
+            continue  # what the product costs, when a step of buying takes, what date forces it: not a worth
+        for sent in rl.sentences:
+            if sent.asks:
+                continue
+            found = _COUNTED.search(sent.words)
+            if found and sent.words[:found.start() + 1].split()[-1:] in (["every"],):
+                found = None  # "I send him the hours every two weeks": a routine, not a worth
+            if found and not specific_date(sent.words) and not _conditional(sent.words, found.group(0).strip()):
+                cue = found.group(0).strip()
+                reading.add("metrics", rl, sent.text, REASONS["metrics"].format(cue=cue), cue)
+                break
+
+
+_NOT_COUNTED = frozenset(("decision_process", "critical_event", "customer_question", "next_step_confirmed", "deferral"))
 
 
 # Once a price is on the table, the next few lines' amounts are prices too, with no price word of their own:

@@ -145,3 +145,14 @@ def test_when_the_committee_meets_is_how_they_buy():
     assert "decision_process" in at[1] and "critical_event" not in at[1]
     at = labels_at("R: How long did counsel take last time?", "C: Three weeks. They're slow.")
     assert "decision_process" in at[1]
+
+
+def test_a_customers_own_count_of_time_or_money_is_a_metric():
+    from tests.core.detect.talk import labels_on as on
+    for said in ("C: Everything else was down for like seven hours.",
+                 "C: Each submission is about ninety minutes of keying on average.",
+                 "C: We spent I think a hundred and ten grand on fuel last quarter."):
+        assert "metrics" in on(0, said), said
+    for said in ("C: I send him the hours every two weeks on a spreadsheet.",
+                 "C: We're paying about sixty a month for it."):
+        assert "metrics" not in on(0, said), said
