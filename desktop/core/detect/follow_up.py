@@ -19,7 +19,7 @@ PITCH = frozenset("we we're we've we'll our us let's platform sure".split())
 NAMED = {"economic_buyer": "named who signs off", "pain": "described a problem", "objection": "pushed back"}
 
 
-def _follows_up(reading: Reading, reply: ReadLine, said: list[ReadLine]) -> bool:
+def _follows_up(reading: Reading, reply: ReadLine, said: list[ReadLine], buyer: bool = False) -> bool:
     if reading.line_find("follow_up_cues", reply):
         return True
     if reply.question is None:
@@ -28,6 +28,10 @@ def _follows_up(reading: Reading, reply: ReadLine, said: list[ReadLine]) -> bool
         return len(reply.words.split()) <= 12 and reply.word_set.isdisjoint(PITCH) and _echoes(reply, said)
     if reply.question[0] == "open":
         return True  # "What breaks most often?": the rep explores, whatever the words
+    if not buyer and not any(not s.asks and not s.own.isdisjoint(PITCH) for s in reply.sentences):
+        # "Do you know the exact month?" after a pain or a push back: a question of its own, not a pitch talking
+        # over it (after a budget owner is named, a question about anything else moves on)
+        return True
     asked_words = " ".join(s.words for s in reply.sentences if s.asks) or reply.question[1].words
     if any(f" {w} " in asked_words for w in POINTING_BACK):
         return True  # "Is that mostly one region?"
@@ -62,7 +66,7 @@ def read_follow_up(reading: Reading) -> None:
         if (reply.question is None and len(reply.words.split()) <= 3 and i + 1 < len(lines)
                 and lines[i + 1].role == CUSTOMER):
             continue  # "Oof." "Got it.": the customer goes on; the rep has not moved on yet
-        if _follows_up(reading, reply, turn):
+        if _follows_up(reading, reply, turn, buyer=named[0][0] == "economic_buyer"):
             continue
         label, said = named[0]
         cue = said.labels[label]

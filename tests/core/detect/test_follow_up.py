@@ -55,3 +55,9 @@ def test_dwelling_on_the_pain_is_a_follow_up_and_a_pitch_is_not():
 def test_a_backchannel_while_the_customer_goes_on_moves_nowhere():
     at = labels_at("C: Honestly, that's more than I expected.", "R: Oof.", "C: We'd have to cut something else.")
     assert "objection" in at[0] and "missed_follow_up" not in at.get(1, set())
+
+
+def test_a_question_of_its_own_after_a_pain_is_not_a_pitch_over_it():
+    pain = "C: Honestly the month end close is a nightmare, it takes us two weeks."
+    assert "missed_follow_up" not in labels_at(pain, "R: Do you know the exact month your contract ends?").get(1, set())
+    assert "missed_follow_up" in labels_at(pain, "R: We have great dashboards. Do you use Excel today?")[1]
