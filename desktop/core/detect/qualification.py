@@ -216,7 +216,8 @@ _TOOL = re.compile(r"\b(?:we|they|we're|they're|we've|i|team|teams|staff|everyon
                    r"looked at|are looking at|are talking to|got a quote from|got a demo from|had a demo from)\s+"
                    r"((?:[A-Z][a-z]*[A-Z0-9][\w]*|[A-Z][a-z]{2,})(?:\s+[A-Z][\w]+)?)")
 _TOOL_VERBS = frozenset("use uses used using on tried trialled trialed piloted bought licensed evaluated switched moved "
-                        "migrated went signed looked looking talking quote demo".split())
+                        "migrated went signed looked looking talking quote demo from off replacing with paying pay lost"
+                        .split())
 _NOT_TOOLS = frozenset("""I Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July
 August September October November December Excel Email It The This That Our Their A An Paper Spreadsheets Slack Zoom
 CEO CFO CTO CIO COO IT HR Ops Finance Sales Legal Procurement""".split())
@@ -225,11 +226,41 @@ CEO CFO CTO CIO COO IT HR Ops Finance Sales Legal Procurement""".split())
 def _named_tool(text: str) -> str | None:
     if not text:
         return None
-    for found in _TOOL.finditer(text):
+    for found in (*_TOOL.finditer(text), *_TOOL_AFTER.finditer(text)):
         name = found.group(1)
-        if name.split()[0] not in _NOT_TOOLS:
+        if name.split()[0] not in _NOT_TOOLS and name.split()[0] not in _NOT_NAMES:
             return name
     return None
+
+
+# "we've been on Mixpanel", "payroll is on ADP", "we get that from 7shifts", "we tried that with MarketMan",
+# "a bake off with Databricks", "we're moving off Teradata", "lost a few jobs to Cool Breeze"
+_TOOL_AFTER = re.compile(
+    r"\b(?:been on|is on|are on|(?:we|they)'re on|(?:get|got|buy|bought) (?:it |that |this |them )?from|switched from|"
+    r"moving off|move off|moved off|migrating off|replacing|tried (?:that |it |this )?with|bake off with|"
+    r"(?:demo|trial|pilot|deal|contract|quote|proposal) (?:with|from)|paying for|pay for|lost (?:\w+ ){0,3}to|"
+    r"renewal with|setup with|set up with)\s+"
+    r"((?:[A-Z][a-z]*[A-Z0-9][\w]*|[A-Z][a-z]{2,}|[0-9][a-z]+[A-Za-z]*)(?:\s+[A-Z][\w]+)?)")
+
+
+_CAPITALISED = re.compile(r"\b([A-Z][\w]*[a-z0-9][\w]*(?:\s+[A-Z][\w]+)?)")
+
+
+def _named_thing(rl: ReadLine) -> str | None:
+    """A product or company in the line: a capitalised word that is not a sentence's first, a title or a date."""
+    for s in rl.sentences:
+        for found in _CAPITALISED.finditer(s.text):
+            name = found.group(1)
+            first = name.split()[0]
+            if found.start() == len(s.text) - len(s.text.lstrip()) and first not in _KNOWN_FIRST:
+                continue  # a sentence's first word is capitalised whatever it is
+            if first in _NOT_TOOLS or first in _NOT_NAMES or first.rstrip("'s") in _NOT_TOOLS:
+                continue
+            return name
+    return None
+
+
+_KNOWN_FIRST = frozenset()
 
 
 def _conditional(words: str, cue: str) -> bool:
@@ -431,7 +462,10 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
             continue  # "Would she be involved?" - "She might.": a yes or a name is no step of how they buy
         if label == "critical_event" and "every" in rl.word_set:
             continue  # "Every other Monday": a routine, not a date that forces the decision
-        if holds is None:
+        if label == "competition":
+            # "Tenable, and Qualys obviously wants to keep us.", "Spreadsheets, mostly.": a tool named, not "Just us."
+            cue = _named_thing(rl) or reading.line_find("homegrown", rl)
+        elif holds is None:
             cue = quote_of(rl.sentences[0].text, 40)
         elif holds == "{money}":
             cue = _money(reading, rl.words, rl.word_set) or (NUMBER.search(rl.words) or [None])[0]

@@ -156,3 +156,18 @@ def test_a_customers_own_count_of_time_or_money_is_a_metric():
     for said in ("C: I send him the hours every two weeks on a spreadsheet.",
                  "C: We're paying about sixty a month for it."):
         assert "metrics" not in on(0, said), said
+
+
+def test_a_tool_named_by_how_they_use_it_is_competition():
+    from tests.core.detect.talk import labels_on as on
+    for said in ("C: Yeah, we've been on Mixpanel for three years.",
+                 "C: Labor we already get from 7shifts.",
+                 "C: We tried that with MarketMan and it lasted a month.",
+                 "C: We lost a few jobs to Cool Breeze because they could get out same day."):
+        assert "competition" in on(0, said), said
+    assert "competition" not in on(0, "C: I'd have to check with Frank first.")
+
+
+def test_an_answer_about_other_vendors_must_name_one():
+    assert "competition" in labels_at("R: Who else is in the running?", "C: Tenable, and Qualys obviously wants to keep us.")[1]
+    assert "competition" not in labels_at("R: Anyone else you're talking to?", "C: Just us for now, really.").get(1, set())
