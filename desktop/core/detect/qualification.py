@@ -362,9 +362,11 @@ _REFUSAL = re.compile(
     r"(?:don't|do not|won't|will not|can't|cannot|wouldn't|would never|never|are not going to|aren't going to|"
     r"is not going to|isn't going to|'re not going to|am not going to|i'm not going to|are not|'m not|'re not) "
     r"(?:going to )?(?:sign|use|load|allow|agree|pay|buy|move|switch|approve|download|accept|do (?:it|that|this|"
-    r"anything)|love|like|go for|adding|add|touch|help|budge|commit)")
+    r"anything)|love|like|go for|adding|add|touch|help|budge|commit|doing (?:it|that|this|anything)|moving|downloading|"
+    r"switching|paying|signing|changing|buying|replacing|touching|want to (?:buy|pay|rebuild|switch|change|move|sign|"
+    r"add|commit|replace|learn|deal))")
 _REFUSAL_KEYS = frozenset("don't won't can't cannot wouldn't never not no veto kill push".split())
-_SAYS_NO = re.compile(r" (?:is|are|'s|'re|will be|would be) going to say no | (?:would|will|'ll|'d) (?:say no|veto|kill it|push back) ")
+_SAYS_NO = re.compile(r" (?:is|are|'s|'re|will be|would be) (?:going to|gonna) say (?:no|we) | (?:would|will|'ll|'d) (?:say no|veto|kill it|push back) ")
 # After the rep names the price: "Hm. That's not nothing.", "That's more than I figured", "we're paying a hundred sixty"
 _HESITATION = frozenset("hm hmm hmmm mm mmm huh oof ugh whoa yikes ouch".split())
 _WEIGHS_IT = frozenset("still more higher gap adds paying pay budgeted figured expected hoped steep much lot nothing "
