@@ -303,6 +303,30 @@ def read_qualification(reading: Reading) -> None:
             _pushes_back(reading, rl)
     _price_talk(reading)
     _counted(reading)
+    _said_again(reading)
+
+
+# The fifth mention of the same thing in a call, away from where it was last talked about, is rarely a moment
+# of its own: a coach marks where a pain or a price comes up, not each time it is repeated.
+_AGAIN_AFTER = 4
+_NEAR = 4
+
+
+def _said_again(reading: Reading) -> None:
+    seen: dict[str, int] = {}
+    last: dict[str, int] = {}
+    dropped = set()
+    for rl in reading.lines:
+        for label in rl.labels:
+            if label not in REASONS:
+                continue
+            n = seen.get(label, 0)
+            if n >= _AGAIN_AFTER and rl.index - last[label] > _NEAR:
+                dropped.add((rl.index, label))
+            seen[label] = n + 1
+            last[label] = rl.index
+    if dropped:
+        reading.drop(dropped)
 
 
 # A customer's own count of time or money, where no price is being talked about: "down for like seven hours",

@@ -171,3 +171,12 @@ def test_a_tool_named_by_how_they_use_it_is_competition():
 def test_an_answer_about_other_vendors_must_name_one():
     assert "competition" in labels_at("R: Who else is in the running?", "C: Tenable, and Qualys obviously wants to keep us.")[1]
     assert "competition" not in labels_at("R: Anyone else you're talking to?", "C: Just us for now, really.").get(1, set())
+
+
+def test_the_same_label_said_again_far_from_before_is_not_proposed_each_time():
+    turns = []
+    for _ in range(6):
+        turns += ["C: Honestly the reporting is a nightmare.", "R: Okay.", "C: We have two analysts.",
+                  "R: Right.", "C: They sit in Leeds.", "R: Fine."]
+    pains = [f for f in found(*turns) if f.label == "pain"]
+    assert len(pains) == 4  # the first four mentions; the fifth and sixth, far from the last, are repeats
