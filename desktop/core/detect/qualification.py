@@ -20,7 +20,7 @@ from desktop.core.detect.text import MONTHS, NUMBER, ORDINAL, WEEKDAYS, content_
 _NOT_AN_EVENT = frozenset("went was were had looked tried did last ago used revisit back".split())
 # A month is a critical event when something falls due then: "the contract ends in May", "we need it by June".
 _FORCING = frozenset("""need needs needed has have must by before until till deadline due ends end expires expire renews
-renew renewal starts start kicks goes live launch launches opens open decide decided decision decisions budget budgets
+renew starts start kicks goes live launch launches opens open decide decided decision decisions budget budgets
 contract audit exam inspection board planning cutoff locked lock cut freeze target targeting aiming aim plan planned
 commit approve approval approved""".split())
 _PER_PERIOD = re.compile(NUMBER.pattern + r"(?:(?:less|more|extra) )?(?:a|per) (?:month|year|seat|user) $")

@@ -180,3 +180,9 @@ def test_the_same_label_said_again_far_from_before_is_not_proposed_each_time():
                   "R: Right.", "C: They sit in Leeds.", "R: Fine."]
     pains = [f for f in found(*turns) if f.label == "pain"]
     assert len(pains) == 4  # the first four mentions; the fifth and sixth, far from the last, are repeats
+
+
+def test_a_renewal_forces_the_decision_only_when_it_falls_due():
+    from tests.core.detect.talk import labels_on as on
+    assert "critical_event" in on(0, "C: The renewal is due in June and they want an answer before then.")
+    assert "critical_event" not in on(0, "C: Dale looped me in because the Splunk renewal is on my desk.")
