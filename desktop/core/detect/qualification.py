@@ -23,6 +23,12 @@ _FORCING = frozenset("""need needs needed has have must by before until till dea
 renew starts start kicks goes live launch launches opens open decide decided decision decisions budget budgets
 contract audit exam inspection board planning cutoff locked lock cut freeze target targeting aiming aim plan planned
 commit approve approval approved""".split())
+# The rep's own amount for the product: "forty five a month", "twenty two a seat", "in the seven to eight hundred
+# range", "we'd be at two ninety for three practitioners", "the bundle would be fourteen ninety"
+_REP_RATE = re.compile(NUMBER.pattern + r"(?:(?:a|per) (?:month|year|seat|user|license|licence|location|vehicle|truck|"
+                       r"practitioner|agent|endpoint|employee|head|line) |range )"
+                       r"| (?:we'd be at|you'd be at|it'd be|it would be|would be|comes to|comes out to|lands at|it's) "
+                       r"(?:about |around |roughly |just )?" + NUMBER.pattern[1:-1] + r"(?: (?:for|a|per|all in|total|on the) )")
 _PER_PERIOD = re.compile(NUMBER.pattern + r"(?:(?:less|more|extra) )?(?:a|per) (?:month|year|seat|user) $")
 _PERCENT = re.compile(r" \d[\d.]*% ")
 _PERCENT_WORDS = re.compile(r"%| percent ")
@@ -95,6 +101,8 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
             out["price"] = offer or rep_price  # "four percent of collected revenue"
         elif money and not impact and (find("price", words) or find("price_words", words)):
             out["price"] = money
+        elif not impact and not asks and (rate := _REP_RATE.search(words)) and not find("money_as_impact", words):
+            out["price"] = rate.group(0).strip()  # "for three staff it's forty five a month", "we'd be at two ninety"
         return out
     counted = _without(reading, words, "metrics_negations", own) if "metrics_negations" in cands else words
     if money:

@@ -186,3 +186,11 @@ def test_a_renewal_forces_the_decision_only_when_it_falls_due():
     from tests.core.detect.talk import labels_on as on
     assert "critical_event" in on(0, "C: The renewal is due in June and they want an answer before then.")
     assert "critical_event" not in on(0, "C: Dale looped me in because the Splunk renewal is on my desk.")
+
+
+def test_the_reps_own_rate_for_the_product_is_a_price():
+    for said in ("R: For three staff it's forty five a month.",
+                 "R: For your seat count we'd be in the seven to eight hundred range.",
+                 "R: And we'd be at two ninety for three practitioners, including claims."):
+        assert "price" in labels_at(said)[0], said
+    assert "price" not in labels_at("R: How many of them come in a month?").get(0, set())
