@@ -445,6 +445,7 @@ ANSWERS = (
     ("decision_process", "process_questions", None, "asked how they buy, the customer describes a step ('{cue}')"),
     ("critical_event", "timeline_questions", "time_words", "asked about timing, the customer names a date or event ('{cue}')"),
     ("price", "spend_questions", "{money}", "asked what they pay or can spend, the customer names an amount ('{cue}')"),
+    ("objection", "concern_questions", None, "asked what holds them back, the customer says ('{cue}')"),
 )
 
 
@@ -489,7 +490,11 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
         if label in rl.labels or (label == "pain" and asked.question[0] != "open") or (
                 label == "price" and "economic_buyer" in rl.labels):  # "I do, but over fifty thousand our CFO signs"
             continue  # "That must be frustrating, isn't it?" - "It is." names no pain of its own
-        about = reading.line_find(topic, asked)
+        if label == "objection":  # the asking sentence itself: "No worries! So what are you using?" asks no concern
+            asking = " ".join(s.words for s in asked.sentences if s.asks) or asked.question[1].words
+            about = reading.find(topic, asking) if topic in asked.cands else None
+        else:
+            about = reading.line_find(topic, asked)
         if not about or (label == "decision_process" and reading.line_find("timeline_questions", asked)):
             continue  # "When does the board meet?" asks for a date, not for a step
         if label == "decision_process" and (asked.question[0] != "open" or "economic_buyer" in rl.labels):

@@ -194,3 +194,11 @@ def test_the_reps_own_rate_for_the_product_is_a_price():
                  "R: And we'd be at two ninety for three practitioners, including claims."):
         assert "price" in labels_at(said)[0], said
     assert "price" not in labels_at("R: How many of them come in a month?").get(0, set())
+
+
+def test_an_answer_to_what_holds_them_back_is_a_push_back():
+    at = labels_at("R: Is there anything that would stop you switching, even if we're better?",
+                   "C: Transition risk. If a branch goes down during the cutover, members notice that.")
+    assert "objection" in at[1]
+    at = labels_at("R: No worries! So what are you doing for billing right now?", "C: Venmo, and some people pay cash.")
+    assert "objection" not in at.get(1, set())
