@@ -61,6 +61,11 @@ def read_follow_up(reading: Reading) -> None:
         if not named or i >= len(lines) or lines[i].role != REP:
             continue
         reply = lines[i]
+        start = turn[0].index
+        asked = lines[start - 1] if start and lines[start - 1].role == REP else None
+        if (named[0][0] == "economic_buyer" and asked is not None and asked.question is not None
+                and asked.question[0] != "open"):
+            continue  # "You're the one signing, right?" - "Just me.": the rep asked to confirm it, and has the answer
         if "customer_question" in turn[-1].labels:
             continue  # "What does it cost anyway?": the rep answers the customer's own question
         if (reply.question is None and len(reply.words.split()) <= 3 and i + 1 < len(lines)

@@ -61,3 +61,9 @@ def test_a_question_of_its_own_after_a_pain_is_not_a_pitch_over_it():
     pain = "C: Honestly the month end close is a nightmare, it takes us two weeks."
     assert "missed_follow_up" not in labels_at(pain, "R: Do you know the exact month your contract ends?").get(1, set())
     assert "missed_follow_up" in labels_at(pain, "R: We have great dashboards. Do you use Excel today?")[1]
+
+
+def test_a_budget_owner_confirmed_to_the_reps_own_yes_no_question_needs_no_more():
+    at = labels_at("R: And Grant, you're the one signing, or is there someone else?", "C: Just me, it's my clinic.",
+                   "R: Great. I'll send the invite for Friday at eight.")
+    assert "economic_buyer" in at[1] and "missed_follow_up" not in at.get(2, set())
