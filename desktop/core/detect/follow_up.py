@@ -16,6 +16,7 @@ TRIGGERS = ("economic_buyer", "pain", "objection")
 POINTING_BACK = ("that", "this", "those", "she", "he", "her", "him")  # a question about what was just said
 # a reply speaking for the product or the rep's side: it answers instead of asking
 PITCH = frozenset("we we're we've we'll our us let's platform sure".split())
+_CLOSING = frozenset(("next_step_confirmed", "next_step_vague", "deferral_accepted"))
 NAMED = {"economic_buyer": "named who signs off", "pain": "described a problem", "objection": "pushed back"}
 
 
@@ -71,6 +72,8 @@ def read_follow_up(reading: Reading) -> None:
         if (reply.question is None and len(reply.words.split()) <= 3 and i + 1 < len(lines)
                 and lines[i + 1].role == CUSTOMER):
             continue  # "Oof." "Got it.": the customer goes on; the rep has not moved on yet
+        if not _CLOSING.isdisjoint(reply.labels):
+            continue  # the rep agrees the next step: that moment is the coach's under its own label
         if _follows_up(reading, reply, turn, buyer=named[0][0] == "economic_buyer"):
             continue
         label, said = named[0]

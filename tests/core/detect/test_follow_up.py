@@ -67,3 +67,9 @@ def test_a_budget_owner_confirmed_to_the_reps_own_yes_no_question_needs_no_more(
     at = labels_at("R: And Grant, you're the one signing, or is there someone else?", "C: Just me, it's my clinic.",
                    "R: Great. I'll send the invite for Friday at eight.")
     assert "economic_buyer" in at[1] and "missed_follow_up" not in at.get(2, set())
+
+
+def test_accepting_a_deferral_is_its_own_moment_not_a_missed_follow_up_too():
+    at = labels_at("C: I need to talk to my partner, Steve, before we do anything.",
+                   "R: Ok, no problem. I'll check back with you next week then.")
+    assert "missed_follow_up" not in at.get(1, set())
