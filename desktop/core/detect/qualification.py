@@ -164,11 +164,9 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         objection = None  # "it looks good, but let me think about it": a stall, not a push back
     if objection:
         out["objection"] = objection
-        pain = out.get("pain")
-        if pain and (pain in objection or objection in pain) and (" if " in words or " whether " in words):
-            out.pop("pain")  # one phrase read twice: "if it doesn't work out" is a worry, not a problem they have
-        if "price" in out:
-            out.pop("pain", None)  # "the price is a problem" pushes back on the price; it is not their pain
+        # "the price is a problem", "he hates switching, last time it was a nightmare": a sentence that pushes back
+        # is about the deal, not a problem they have today
+        out.pop("pain", None)
     if "pain" in out and impact and "metrics" in out and " " not in out["pain"] and (
             out["pain"] in impact or impact in out["pain"]):
         out.pop("pain")  # "ninety thousand a quarter in wasted steel": the loss is counted, and that is a metric

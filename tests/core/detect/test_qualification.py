@@ -65,7 +65,7 @@ def test_an_answer_is_read_by_its_question():
 
 
 def test_an_answer_goes_on_with_the_pain_only_when_asked_about_it():
-    pain = "C: Sales won't use it because it's slower than their old spreadsheets."
+    pain = "C: Logging calls is slower than their old spreadsheets, so half never get logged."
     assert "pain" in labels_at(pain, "R: Slower in what way?", "C: Logging a call takes five clicks and two screens.")[2]
     assert "pain" not in labels_at(pain, "R: Who else uses the spreadsheets?", "C: The regional managers, six of them.").get(2, set())
 
@@ -202,3 +202,8 @@ def test_an_answer_to_what_holds_them_back_is_a_push_back():
     assert "objection" in at[1]
     at = labels_at("R: No worries! So what are you doing for billing right now?", "C: Venmo, and some people pay cash.")
     assert "objection" not in at.get(1, set())
+
+
+def test_a_sentence_that_pushes_back_is_not_a_pain_as_well():
+    at = labels_at("C: Price, probably. And he hates switching systems, last time it was a nightmare.")
+    assert "objection" in at[0] and "pain" not in at[0]
