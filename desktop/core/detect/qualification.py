@@ -28,7 +28,25 @@ commit approve approval approved""".split())
 _REP_RATE = re.compile(NUMBER.pattern + r"(?:(?:a|per) (?:month|year|seat|user|license|licence|location|vehicle|truck|"
                        r"practitioner|agent|endpoint|employee|head|line) |range )"
                        r"| (?:we'd be at|you'd be at|it'd be|it would be|would be|comes to|comes out to|lands at|it's) "
-                       r"(?:about |around |roughly |just )?" + NUMBER.pattern[1:-1] + r"(?: (?:for|a|per|all in|total|on the) )")
+                       r"(?:about |around |roughly |just )?" + NUMBER.pattern[1:-1] +
+                       r"(?: (?:for|a|per|all in|total|on the) )")
+# Something that falls due, with its date: "Renewal's August first", "the account cancels on the thirty first"
+_EVENT_NOUNS = frozenset("""renewal renewal's renews renew contract contract's lease lease's exam audit deadline lapses
+lapse cancels expires expire notice launch live inspection""".split())
+_DATE_OF_MONTH = re.compile(r" (?:(?:" + "|".join(MONTHS) + r") (?:the )?" + ORDINAL + r"|(?:on |by |is |the )" +
+                            ORDINAL + r"(?! (?:time|one|thing|step|call|meeting|week|quarter|year)))(?= )")
+
+
+def _dated_event(words: str, own: frozenset) -> str | None:
+    if _EVENT_NOUNS.isdisjoint(own) or not _NOT_AN_EVENT.isdisjoint(own):
+        return None
+    when = _DATE_OF_MONTH.search(words)
+    if when is None:
+        return None
+    noun = next(w for w in words.split() if w in _EVENT_NOUNS)
+    return f"{noun} … {when.group(0).strip()}"
+
+
 _PER_PERIOD = re.compile(NUMBER.pattern + r"(?:(?:less|more|extra) )?(?:a|per) (?:month|year|seat|user) $")
 _PERCENT = re.compile(r" \d[\d.]*% ")
 _PERCENT_WORDS = re.compile(r"%| percent ")
@@ -72,8 +90,8 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
                      cands: frozenset, line_words: str = "", text: str = "", date_in=specific_date,
                      own: frozenset | None = None) -> dict[str, str]:
     """`ws`, `cands`: the line's words and the lists they might match; `own`: the sentence's own words."""
-    if role == REP and not has_number(ws):
-        return {}  # the rep's lines count for price only, and a price has a number
+    if role == REP and not has_number(ws) and _EVENT_NOUNS.isdisjoint(own):
+        return {}  # the rep's lines count for price and a dated event only, and each has a number or a date
     groups = reading.book.groups
     own = ws if own is None else own
 
@@ -103,6 +121,8 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
             out["price"] = money
         elif not impact and not asks and (rate := _REP_RATE.search(words)) and not find("money_as_impact", words):
             out["price"] = rate.group(0).strip()  # "for three staff it's forty five a month", "we'd be at two ninety"
+        if not asks and (dated := _dated_event(words, own)):
+            out["critical_event"] = dated  # "your phone contract renews on January first"
         return out
     counted = _without(reading, words, "metrics_negations", own) if "metrics_negations" in cands else words
     if money:
@@ -144,6 +164,8 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         named = _named_tool(text)  # "We use Mindbody", "a two-year deal with FreightHub"
         if named:
             out["competition"] = named
+    if "critical_event" not in out and not asks and (dated := _dated_event(words, own)):
+        out["critical_event"] = dated  # "Renewal's August first", "our lease on the new space starts April first"
     if "critical_event" not in out and not asks and ws.isdisjoint(_NOT_AN_EVENT) and not date_in(words):
         said = _without(reading, words, "critical_event_negations", own) if "critical_event_negations" in cands else words
         when = find("event_times", said)  # "our contract ends in May", "decisions are made in June"

@@ -207,3 +207,12 @@ def test_an_answer_to_what_holds_them_back_is_a_push_back():
 def test_a_sentence_that_pushes_back_is_not_a_pain_as_well():
     at = labels_at("C: Price, probably. And he hates switching systems, last time it was a nightmare.")
     assert "objection" in at[0] and "pain" not in at[0]
+
+
+def test_something_that_falls_due_with_its_date_is_a_critical_event_on_either_side():
+    from tests.core.detect.talk import labels_on as on
+    assert "critical_event" in on(0, "C: Our cyber insurance came back with a questionnaire. Renewal's August first.")
+    assert "critical_event" in on(0, "R: So this is the annual check in, your phone contract renews on January first.")
+    assert "critical_event" not in on(0, "C: We signed the contract last year, on the first of March.")
+    at = labels_at("R: So when's your Salesforce renewal?", "C: September thirtieth, it's a three-year deal.")
+    assert "critical_event" in at[1]
