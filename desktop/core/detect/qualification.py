@@ -245,7 +245,7 @@ _TOOL = re.compile(r"\b(?:we|they|we're|they're|we've|i|team|teams|staff|everyon
                    r"((?:[A-Z][a-z]*[A-Z0-9][\w]*|[A-Z][a-z]{2,})(?:\s+[A-Z][\w]+)?)")
 _TOOL_VERBS = frozenset("use uses used using on tried trialled trialed piloted bought licensed evaluated switched moved "
                         "migrated went signed looked looking talking quote demo from off replacing with paying pay lost"
-                        .split())
+                        " called".split())
 _NOT_TOOLS = frozenset("""I Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July
 August September October November December Excel Email It The This That Our Their A An Paper Spreadsheets Slack Zoom
 CEO CFO CTO CIO COO IT HR Ops Finance Sales Legal Procurement""".split())
@@ -267,7 +267,7 @@ _TOOL_AFTER = re.compile(
     r"\b(?:been on|is on|are on|(?:we|they)'re on|(?:get|got|buy|bought) (?:it |that |this |them )?from|switched from|"
     r"moving off|move off|moved off|migrating off|replacing|tried (?:that |it |this )?with|bake off with|"
     r"(?:demo|trial|pilot|deal|contract|quote|proposal) (?:with|from)|paying for|pay for|lost (?:\w+ ){0,3}to|"
-    r"renewal with|setup with|set up with)\s+"
+    r"renewal with|setup with|set up with|something called|thing called|one called)\s+"
     r"((?:[A-Z][a-z]*[A-Z0-9][\w]*|[A-Z][a-z]{2,}|[0-9][a-z]+[A-Za-z]*)(?:\s+[A-Z][\w]+)?)")
 
 

@@ -216,3 +216,9 @@ def test_something_that_falls_due_with_its_date_is_a_critical_event_on_either_si
     assert "critical_event" not in on(0, "C: We signed the contract last year, on the first of March.")
     at = labels_at("R: So when's your Salesforce renewal?", "C: September thirtieth, it's a three-year deal.")
     assert "critical_event" in at[1]
+
+
+def test_building_it_themselves_or_a_tool_called_by_name_is_competition():
+    from tests.core.detect.talk import labels_on as on
+    assert "competition" in on(0, "C: I've been asked to look at building this ourselves.")
+    assert "competition" in on(0, "C: We're a small studio and I found something called Momence that's half the price.")
