@@ -378,12 +378,15 @@ def _counted(reading: Reading) -> None:
             found = _COUNTED.search(sent.words)
             if found and sent.words[:found.start() + 1].split()[-1:] in (["every"],):
                 found = None  # "I send him the hours every two weeks": a routine, not a worth
+            if found and " minutes " in found.group(0) + " " and not _SPARE_TIME.isdisjoint(sent.own):
+                found = None  # "I've got about fifteen minutes between patients": the time for this call
             if found and not specific_date(sent.words) and not _conditional(sent.words, found.group(0).strip()):
                 cue = found.group(0).strip()
                 reading.add("metrics", rl, sent.text, REASONS["metrics"].format(cue=cue), cue)
                 break
 
 
+_SPARE_TIME = frozenset("got go between another free spare quick call chat meeting".split())
 _NOT_COUNTED = frozenset(("decision_process", "critical_event", "customer_question", "next_step_confirmed", "deferral"))
 
 

@@ -222,3 +222,10 @@ def test_building_it_themselves_or_a_tool_called_by_name_is_competition():
     from tests.core.detect.talk import labels_on as on
     assert "competition" in on(0, "C: I've been asked to look at building this ourselves.")
     assert "competition" in on(0, "C: We're a small studio and I found something called Momence that's half the price.")
+
+
+def test_time_for_the_call_and_a_hundred_percent_are_not_metrics():
+    from tests.core.detect.talk import labels_on as on
+    assert "metrics" not in on(0, "C: Good, good. I've got about fifteen minutes between patients.")
+    assert "metrics" not in on(0, "C: The tips. One hundred percent the tips.")
+    assert "price" in on(0, "C: Honestly, a cap. If it's capped at three percent a year we'd do it.")
