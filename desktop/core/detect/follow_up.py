@@ -67,7 +67,8 @@ def read_follow_up(reading: Reading) -> None:
         if (named[0][0] == "economic_buyer" and asked is not None and asked.question is not None
                 and asked.question[0] != "open"):
             continue  # "You're the one signing, right?" - "Just me.": the rep asked to confirm it, and has the answer
-        if "customer_question" in turn[-1].labels:
+        last = turn[-1]
+        if "customer_question" in last.labels and (last.sentences[-1].asks or not any(s.asks for s in last.sentences)):
             continue  # "What does it cost anyway?": the rep answers the customer's own question
         if (reply.question is None and len(reply.words.split()) <= 3 and i + 1 < len(lines)
                 and lines[i + 1].role == CUSTOMER):

@@ -73,3 +73,9 @@ def test_accepting_a_deferral_is_its_own_moment_not_a_missed_follow_up_too():
     at = labels_at("C: I need to talk to my partner, Steve, before we do anything.",
                    "R: Ok, no problem. I'll check back with you next week then.")
     assert "missed_follow_up" not in at.get(1, set())
+
+
+def test_a_pain_told_after_the_customers_question_still_wants_a_follow_up():
+    at = labels_at("C: The Eastgate one? Honestly the kiosk is a nightmare, it freezes every week.",
+                   "R: Ok, we'll flag that with support. So, are you still on the annual plan?")
+    assert "pain" in at[0] and "missed_follow_up" in at[1]
