@@ -218,7 +218,7 @@ _BUYER = re.compile(
     r"have the budget|own the budget)(?= )"
     r"| (?:i|we) can (?:approve|sign)(?= )"
     r"| it's (?:my|our) (?:clinic|shop|business|company|practice|studio|agency|firm|restaurant|store|salon|gym|office)(?= )"
-    r"| (?:owns|own) (?:the|it with|half|this)(?= )"
+    r"| (?:owns|own) (?:the|it|half|this)(?= )"
     r"| (?:talk to|run (?:it |this |all this |that |everything )?by|sit down with|check with) my "
     r"(?:business )?(?:partner|partners|brother|sister|wife|husband|dad|father|mom|mother|boss|co owner|cofounder|co founder)(?= )"
     r"| my business partner(?= )"
@@ -480,7 +480,9 @@ def _about_the_pain(reading: Reading, asked: ReadLine, cue: str) -> bool:
     return any(w[:5] in stems for w in content_words(asked.words))
 
 
-_SELF = re.compile(r"^ (?:just |only |that's |that'd be |it's )?(?:me|myself|i do) $")  # "Just me." answers "who decides?"
+# "Just me.", "Me and the managing partner, Richard." answer "who decides?" ("Friday works for me" does not)
+_SELF = re.compile(r"^ (?:(?:yeah|yes|well|honestly|oh|no|nope) )*(?:(?:just|only|that's|that'd be|it's|that would be) )*"
+                   r"(?:me|myself|i do|i am|i'm the one)(?= )")
 
 
 _STEP_NOUNS = frozenset("""committee board counsel legal procurement purchasing security review approval approvals rfp
@@ -541,7 +543,8 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
         else:
             cue = reading.line_find(holds, rl)
             if not cue and label == "economic_buyer":
-                cue = _named(rl.sentences[0].text)  # "Our general counsel, Ms. Obi."
+                self_named = _SELF.search(rl.words)
+                cue = self_named.group(0).strip() if self_named else _named(rl.sentences[0].text)  # "Our general counsel, Ms. Obi."
             if not cue and label == "critical_event":
                 # "When do they meet next?" - "First Tuesday, so the fourth.", "The twenty third."
                 cue = rl.date() or (_DAY_OF_MONTH.search(rl.words) or [None])[0]

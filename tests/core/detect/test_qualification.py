@@ -229,3 +229,10 @@ def test_time_for_the_call_and_a_hundred_percent_are_not_metrics():
     assert "metrics" not in on(0, "C: Good, good. I've got about fifteen minutes between patients.")
     assert "metrics" not in on(0, "C: The tips. One hundred percent the tips.")
     assert "price" in on(0, "C: Honestly, a cap. If it's capped at three percent a year we'd do it.")
+
+
+def test_the_customer_naming_themself_answers_who_decides_and_being_free_does_not():
+    at = labels_at("R: Is your accountant the one who approves it, or is that you?", "C: Oh no it's me, he just likes to complain.")
+    assert "economic_buyer" in at[1]
+    at = labels_at("R: And who signs off on something like this?", "C: Friday at eight works for me.")
+    assert "economic_buyer" not in at.get(1, set())
