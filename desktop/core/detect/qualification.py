@@ -204,8 +204,9 @@ everyone everybody nobody guys""".split())
 _THRESHOLD = re.compile(
     r" (?:anything|everything|purchases?|spend|deals?|contracts?) (?:over|above|under|below|more than) "
     r"(?:about |around |roughly )?" + NUMBER.pattern[1:] +
-    r"| (?:over|above|under|below) " + NUMBER.pattern[1:-1] + r"(?: (?:k|thousand|million|grand))? (?:the|it|it's|goes|has|"
-    r"needs|we|you|and) (?:\w+ )?(?:votes|signs|approves|decides|goes|has to|needs|can sign|can approve|it's)? ?"
+    r"| (?:over|above|under|below) " + NUMBER.pattern[1:-1] + r"(?: (?:k|thousand|million|grand))? "
+    r"(?:the|it|it's|goes|has|needs|we|you|and) (?:\w+ )?"
+    r"(?:votes|signs|approves|decides|goes|has to|needs|can sign|can approve|it's)? ?"
     r"| (?:above|over|under|below) that (?:it|it's|goes|the|we|you)(?= )")
 
 _THRESHOLD_KEYS = frozenset("over above under below more".split())
@@ -214,19 +215,21 @@ _THRESHOLD_KEYS = frozenset("over above under below more".split())
 # "I need to run this by my partner, Ron", "she's the one who'd approve it"
 _BUYER = re.compile(
     r" i(?:'m| am) the (?:cfo|ceo|coo|owner|founder|president|managing partner|principal|boss)(?= )"
-    r"|(?<!before)(?<!until)(?<!when)(?<! if) (?:i|we) (?:sign|decide|approve|pick|choose|handle the money|hold the budget|"
-    r"have the budget|own the budget)(?= )"
+    r"|(?<!before)(?<!until)(?<!when)(?<! if) (?:i|we) "
+    r"(?:sign|decide|approve|pick|choose|handle the money|hold the budget|have the budget|own the budget)(?= )"
     r"| (?:i|we) can (?:approve|sign)(?= )"
-    r"| it's (?:my|our) (?:clinic|shop|business|company|practice|studio|agency|firm|restaurant|store|salon|gym|office)(?= )"
+    r"| it's (?:my|our) "
+    r"(?:clinic|shop|business|company|practice|studio|agency|firm|restaurant|store|salon|gym|office)(?= )"
     r"| (?:owns|own) (?:the|it|half|this)(?= )"
     r"| (?:talk to|run (?:it |this |all this |that |everything )?by|sit down with|check with) my "
-    r"(?:business )?(?:partner|partners|brother|sister|wife|husband|dad|father|mom|mother|boss|co owner|cofounder|co founder)(?= )"
+    r"(?:business )?"
+    r"(?:partner|partners|brother|sister|wife|husband|dad|father|mom|mother|boss|co owner|cofounder|co founder)(?= )"
     r"| my business partner(?= )"
     r"| (?:she's|he's|they're|she is|he is) (?:really |actually |the )?(?:the )?one who(?:'d| would| will)? "
     r"(?:decide|decides|approve|approves|sign|signs|make the call|makes the call)(?= )")
 
-_BUYER_KEYS = frozenset("""cfo ceo coo owner founder president managing principal boss sign decide approve pick choose money
-budget clinic shop business company practice studio agency firm restaurant store salon gym office owns own partner
+_BUYER_KEYS = frozenset("""cfo ceo coo owner founder president managing principal boss sign decide approve pick choose
+money budget clinic shop business company practice studio agency firm restaurant store salon gym office owns own partner
 partners brother sister wife husband dad father mom mother cofounder co decides approves signs call""".split())
 
 _WITH_NEGATIONS = tuple((label, f"{label}_negations") for label in
@@ -421,7 +424,8 @@ _REFUSAL = re.compile(
     r"switching|paying|signing|changing|buying|replacing|touching|want to (?:buy|pay|rebuild|switch|change|move|sign|"
     r"add|commit|replace|learn|deal))")
 _REFUSAL_KEYS = frozenset("don't won't can't cannot wouldn't never not no veto kill push".split())
-_SAYS_NO = re.compile(r" (?:is|are|'s|'re|will be|would be) (?:going to|gonna) say (?:no|we) | (?:would|will|'ll|'d) (?:say no|veto|kill it|push back) ")
+_SAYS_NO = re.compile(r" (?:is|are|'s|'re|will be|would be) (?:going to|gonna) say (?:no|we) "
+                      r"| (?:would|will|'ll|'d) (?:say no|veto|kill it|push back) ")
 # After the rep names the price: "Hm. That's not nothing.", "That's more than I figured", "we're paying a hundred sixty"
 _HESITATION = frozenset("hm hmm hmmm mm mmm huh oof ugh whoa yikes ouch".split())
 _WEIGHS_IT = frozenset("still more higher gap adds paying pay budgeted figured expected hoped steep much lot nothing "
@@ -481,8 +485,8 @@ def _about_the_pain(reading: Reading, asked: ReadLine, cue: str) -> bool:
 
 
 # "Just me.", "Me and the managing partner, Richard." answer "who decides?" ("Friday works for me" does not)
-_SELF = re.compile(r"^ (?:(?:yeah|yes|well|honestly|oh|no|nope) )*(?:(?:just|only|that's|that'd be|it's|that would be) )*"
-                   r"(?:me|myself|i do|i am|i'm the one)(?= )")
+_SELF = re.compile(r"^ (?:(?:yeah|yes|well|honestly|oh|no|nope) )*"
+                   r"(?:(?:just|only|that's|that'd be|it's|that would be) )*(?:me|myself|i do|i am|i'm the one)(?= )")
 
 
 _STEP_NOUNS = frozenset("""committee board counsel legal procurement purchasing security review approval approvals rfp
@@ -544,7 +548,8 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
             cue = reading.line_find(holds, rl)
             if not cue and label == "economic_buyer":
                 self_named = _SELF.search(rl.words)
-                cue = self_named.group(0).strip() if self_named else _named(rl.sentences[0].text)  # "Our general counsel, Ms. Obi."
+                # "Me and the managing partner, Richard.", "Our general counsel, Ms. Obi."
+                cue = self_named.group(0).strip() if self_named else _named(rl.sentences[0].text)
             if not cue and label == "critical_event":
                 # "When do they meet next?" - "First Tuesday, so the fourth.", "The twenty third."
                 cue = rl.date() or (_DAY_OF_MONTH.search(rl.words) or [None])[0]
