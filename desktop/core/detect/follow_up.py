@@ -2,8 +2,12 @@
 
 The rep's first line after the customer's turn follows up when it takes up what was just said: a
 follow-up phrase ("tell me more", "what would she need to see"), an open question, a question
-pointing back ("is that..."), or the customer's own words (a name, "the numbers"). A pitch or a
-yes/no question about something else moves on.
+pointing back ("is that..."), the customer's own words (a name, "the numbers"), or a short reply
+dwelling on them ("three hours every Sunday, that's brutal"). A pitch or a yes/no question about
+something else moves on - though after a pain or a push back, a question of the rep's own is no
+pitch talking over it. Nothing is missed when the rep answers the customer's own question, only says
+"oof" while the customer goes on, accepts a deferral or agrees the next step (those are moments of
+their own), or hears the budget owner confirmed to the rep's own yes/no question.
 """
 
 from __future__ import annotations

@@ -1,10 +1,19 @@
 """Qualification (MEDDICC and SPICED): what the customer tells the rep about the deal.
 
-Read on the customer's lines (the rep's own numbers count for `price` only: "most teams land
-between twenty and forty thousand dollars a year"), two ways: by the customer's own words (the
-phrase lists), and by the rep's question a line answers ("Who would decide?" - "Their director,
-Lina."; "How often does it happen?" - "Five or six times a day"). Each finding names what was
-said and quotes the words that said it.
+Read on the customer's lines (the rep's own lines count for `price` - "most teams land between
+twenty and forty thousand dollars a year" - and for a dated `critical_event` - "your contract renews
+on January first"), three ways:
+
+- by the customer's own words (the phrase lists),
+- by the shape of what is said, whatever the words: a refusal ("I don't sign three-year deals"), who
+  signs ("I'm the CFO", "run it by my partner"), an approval threshold ("anything over fifty goes to
+  the board"), a count of time or money lost ("down for seven hours"), something due with its date,
+- by the conversation around the line: the rep's question it answers ("Who would decide?" - "Their
+  director, Lina."; "What would stop you?" - "Transition risk."), the price just named (the next
+  amounts are prices; a customer weighing it pushes back).
+
+A label said again far into the call, after four mentions, is a repeat rather than a new moment.
+Each finding names what was said and quotes the words that said it.
 """
 
 from __future__ import annotations
