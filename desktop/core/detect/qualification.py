@@ -528,9 +528,11 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
         if label in rl.labels or (label == "pain" and asked.question[0] != "open") or (
                 label == "price" and "economic_buyer" in rl.labels):  # "I do, but over fifty thousand our CFO signs"
             continue  # "That must be frustrating, isn't it?" - "It is." names no pain of its own
+        if topic not in asked.cands:
+            continue  # the rep's line holds none of the words this topic is asked with
         if label == "objection":  # the asking sentence itself: "No worries! So what are you using?" asks no concern
             asking = " ".join(s.words for s in asked.sentences if s.asks) or asked.question[1].words
-            about = reading.find(topic, asking) if topic in asked.cands else None
+            about = reading.find(topic, asking)
         else:
             about = reading.line_find(topic, asked)
         if not about or (label == "decision_process" and reading.line_find("timeline_questions", asked)):
