@@ -39,6 +39,8 @@ _REP_RATE = re.compile(NUMBER.pattern + r"(?:(?:a|per) (?:month|year|seat|user|l
                        r"| (?:we'd be at|you'd be at|it'd be|it would be|would be|comes to|comes out to|lands at|it's) "
                        r"(?:about |around |roughly |just )?" + NUMBER.pattern[1:-1] +
                        r"(?: (?:for|a|per|all in|total|on the) )")
+_RATE_KEYS = frozenset("""month year seat user license licence location vehicle truck practitioner agent endpoint
+employee head line range be comes lands it's""".split())
 # Something that falls due, with its date: "Renewal's August first", "the account cancels on the thirty first"
 _EVENT_NOUNS = frozenset("""renewal renewal's renews renew contract contract's lease lease's exam audit deadline lapses
 lapse cancels expires expire notice launch live inspection""".split())
@@ -99,8 +101,9 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
                      cands: frozenset, line_words: str = "", text: str = "", date_in=specific_date,
                      own: frozenset | None = None) -> dict[str, str]:
     """`ws`, `cands`: the line's words and the lists they might match; `own`: the sentence's own words."""
-    if role == REP and not has_number(ws) and _EVENT_NOUNS.isdisjoint(own):
-        return {}  # the rep's lines count for price and a dated event only, and each has a number or a date
+    if role == REP and not has_number(ws):  # the rep's lines count for price and a dated event only
+        dated = None if asks or _EVENT_NOUNS.isdisjoint(own) else _dated_event(words, own)
+        return {"critical_event": dated} if dated else {}  # "your contract renews on the first": no number
     groups = reading.book.groups
     own = ws if own is None else own
 
@@ -128,7 +131,8 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
             out["price"] = offer or rep_price  # "four percent of collected revenue"
         elif money and not impact and (find("price", words) or find("price_words", words)):
             out["price"] = money
-        elif not impact and not asks and (rate := _REP_RATE.search(words)) and not find("money_as_impact", words):
+        elif (not impact and not asks and not _RATE_KEYS.isdisjoint(own) and (rate := _REP_RATE.search(words))
+              and not find("money_as_impact", words)):
             out["price"] = rate.group(0).strip()  # "for three staff it's forty five a month", "we'd be at two ninety"
         if not asks and (dated := _dated_event(words, own)):
             out["critical_event"] = dated  # "your phone contract renews on January first"
@@ -154,8 +158,8 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         title = find("buyer_titles", words)
         if title and (approval := find("approval_words", words)):
             buyer = f"{title} … {approval}"
-    if not buyer and not _BUYER_KEYS.isdisjoint(own) and (shaped := _BUYER.search(words)):
-        buyer = shaped.group(0).strip()
+    if not buyer:
+        buyer = _buyer_shape(words, own)
     if buyer:
         out["economic_buyer"] = buyer
     if money and not impact and find("price", words):
@@ -170,7 +174,7 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         if cue:
             out[label] = cue
     if "competition" not in out and not ws.isdisjoint(_TOOL_VERBS):
-        named = _named_tool(text)  # "We use Mindbody", "a two-year deal with FreightHub"
+        named = _named_tool(text, ws)  # "We use Mindbody", "a two-year deal with FreightHub"
         if named:
             out["competition"] = named
     if "critical_event" not in out and not asks and (dated := _dated_event(words, own)):
@@ -211,35 +215,44 @@ everyone everybody nobody guys""".split())
 # An approval threshold: "anything over twenty five thousand has to be bid out", "over two million the board votes",
 # "above that it goes into next year's planning"
 _THRESHOLD = re.compile(
-    r" (?:anything|everything|purchases?|spend|deals?|contracts?) (?:over|above|under|below|more than) "
+    r" (?:anything|everything|purchases?|spend|deals?|contracts?) (?:over|above|under|below) "
     r"(?:about |around |roughly )?" + NUMBER.pattern[1:] +
     r"| (?:over|above|under|below) " + NUMBER.pattern[1:-1] + r"(?: (?:k|thousand|million|grand))? "
     r"(?:the|it|it's|goes|has|needs|we|you|and) (?:\w+ )?"
     r"(?:votes|signs|approves|decides|goes|has to|needs|can sign|can approve|it's)? ?"
     r"| (?:above|over|under|below) that (?:it|it's|goes|the|we|you)(?= )")
 
-_THRESHOLD_KEYS = frozenset("over above under below more".split())
+_THRESHOLD_KEYS = frozenset("over above under below".split())
 
 # Who signs, said by its shape: "I'm the CFO", "I sign it", "it's my clinic", "Dr. Mehta owns the practice",
-# "I need to run this by my partner, Ron", "she's the one who'd approve it"
-_BUYER = re.compile(
-    r" i(?:'m| am) the (?:cfo|ceo|coo|owner|founder|president|managing partner|principal|boss)(?= )"
-    r"|(?<!before)(?<!until)(?<!when)(?<! if) (?:i|we) "
-    r"(?:sign|decide|approve|pick|choose|handle the money|hold the budget|have the budget|own the budget)(?= )"
-    r"| (?:i|we) can (?:approve|sign)(?= )"
-    r"| it's (?:my|our) "
-    r"(?:clinic|shop|business|company|practice|studio|agency|firm|restaurant|store|salon|gym|office)(?= )"
-    r"| (?:owns|own) (?:the|it|half|this)(?= )"
-    r"| (?:talk to|run (?:it |this |all this |that |everything )?by|sit down with|check with) my "
-    r"(?:business )?"
-    r"(?:partner|partners|brother|sister|wife|husband|dad|father|mom|mother|boss|co owner|cofounder|co founder)(?= )"
-    r"| my business partner(?= )"
-    r"| (?:she's|he's|they're|she is|he is) (?:really |actually |the )?(?:the )?one who(?:'d| would| will)? "
-    r"(?:decide|decides|approve|approves|sign|signs|make the call|makes the call)(?= )")
+# "I need to run this by my partner, Ron", "she's the one who'd approve it". Each shape is tried only on a
+# sentence holding one of its words (most hold none).
+_BUYER_SHAPES = tuple((frozenset(keys.split()), re.compile(pattern)) for keys, pattern in (
+    ("cfo ceo coo owner founder president managing principal boss",
+     r" i(?:'m| am) the (?:cfo|ceo|coo|owner|founder|president|managing partner|principal|boss)(?= )"),
+    ("sign decide approve pick choose money budget",
+     r"(?<!before)(?<!until)(?<!when)(?<! if) (?:i|we) "
+     r"(?:sign|decide|approve|pick|choose|handle the money|hold the budget|have the budget|own the budget)(?= )"
+     r"| (?:i|we) can (?:approve|sign)(?= )"),
+    ("clinic shop company practice studio agency firm restaurant store salon gym",
+     r" it's (?:my|our) (?:clinic|shop|company|practice|studio|agency|firm|restaurant|store|salon|gym)(?= )"),
+    ("owns own", r" (?:owns|own) (?:the|it|half|this)(?= )"),
+    ("partner partners brother sister wife husband dad father mom mother boss co cofounder",
+     r" (?:talk to|run (?:it |this |all this |that |everything )?by|sit down with|check with) my (?:business )?"
+     r"(?:partner|partners|brother|sister|wife|husband|dad|father|mom|mother|boss|co owner|cofounder|co founder)(?= )"
+     r"| my business partner(?= )"),
+    ("decide decides approve approves sign signs",
+     r" (?:she's|he's|they're|she is|he is) (?:really |actually |the )?(?:the )?one who(?:'d| would| will)? "
+     r"(?:decide|decides|approve|approves|sign|signs)(?= )"),
+))
 
-_BUYER_KEYS = frozenset("""cfo ceo coo owner founder president managing principal boss sign decide approve pick choose
-money budget clinic shop business company practice studio agency firm restaurant store salon gym office owns own partner
-partners brother sister wife husband dad father mom mother cofounder co decides approves signs call""".split())
+
+def _buyer_shape(words: str, own: frozenset) -> str | None:
+    for keys, shape in _BUYER_SHAPES:
+        if not keys.isdisjoint(own) and (found := shape.search(words)):
+            return found.group(0).strip()
+    return None
+
 
 _WITH_NEGATIONS = tuple((label, f"{label}_negations") for label in
                         ("decision_process", "champion", "competition", "critical_event"))
@@ -258,18 +271,28 @@ _TOOL = re.compile(r"\b(?:we|they|we're|they're|we've|i|team|teams|staff|everyon
 _TOOL_VERBS = frozenset("use uses used using on tried trialled trialed piloted bought licensed evaluated switched moved "
                         "migrated went signed looked looking talking quote demo from off replacing with paying pay lost"
                         " called".split())
+_VERBS_BEFORE = frozenset("use uses used using on tried trialled trialed piloted bought licensed evaluated switched moved "
+                          "migrated went signed looked looking talking quote demo".split())  # what _TOOL needs
+_WORDS_BEFORE = frozenset("on from off replacing with for to called".split())  # what _TOOL_AFTER's name follows
 _NOT_TOOLS = frozenset("""I Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July
 August September October November December Excel Email It The This That Our Their A An Paper Spreadsheets Slack Zoom
 CEO CFO CTO CIO COO IT HR Ops Finance Sales Legal Procurement""".split())
 
 
-def _named_tool(text: str) -> str | None:
-    if not text:
+def _named_tool(text: str, ws: frozenset = frozenset()) -> str | None:
+    tokens = text.split() if text else ()
+    # a tool is named with a capital (or "7shifts") after the sentence's first word, right after the word leading to it
+    after = [i for i in range(1, len(tokens)) if tokens[i][:1].isupper() or tokens[i][:1].isdigit()]
+    if not after:
         return None
-    for found in (*_TOOL.finditer(text), *_TOOL_AFTER.finditer(text)):
-        name = found.group(1)
-        if name.split()[0] not in _NOT_TOOLS and name.split()[0] not in _NOT_NAMES:
-            return name
+    shapes = [_TOOL] if not ws or not ws.isdisjoint(_VERBS_BEFORE) else []
+    if any(tokens[i - 1].lower() in _WORDS_BEFORE for i in after):
+        shapes.append(_TOOL_AFTER)
+    for shape in shapes:
+        for found in shape.finditer(text):
+            name = found.group(1)
+            if name.split()[0] not in _NOT_TOOLS and name.split()[0] not in _NOT_NAMES:
+                return name
     return None
 
 
