@@ -448,16 +448,18 @@ def _price_talk(reading: Reading) -> None:
 
 # "I don't sign three-year deals", "our chefs are not going to load recipes", "Ravi is going to say no"
 _REFUSAL = re.compile(
-    r" (?:i|we|they|he|she|it|our \w+|my \w+|the \w+)(?: just| really| still| honestly)? "
+    r" (?:(?:i|we|they|he|she|it|our \w+|my \w+|the \w+)(?: just| really| still| honestly)? "
     r"(?:don't|do not|won't|will not|can't|cannot|wouldn't|would never|never|are not going to|aren't going to|"
-    r"is not going to|isn't going to|'re not going to|am not going to|i'm not going to|are not|'m not|'re not) "
+    r"is not going to|isn't going to|am not going to|are not|is not)"
+    r"|(?:i'm|we're|they're|he's|she's|it's)(?: just| really| still| honestly)? (?:not|never)) "
     r"(?:going to )?(?:sign|use|load|allow|agree|pay|buy|move|switch|approve|download|accept|do (?:it|that|this|"
     r"anything)|love|like|go for|adding|add|touch|help|budge|commit|doing (?:it|that|this|anything)|moving|downloading|"
-    r"switching|paying|signing|changing|buying|replacing|touching|want to (?:buy|pay|rebuild|switch|change|move|sign|"
-    r"add|commit|replace|learn|deal))")
-_REFUSAL_KEYS = frozenset("don't won't can't cannot wouldn't never not no veto kill push".split())
-_SAYS_NO = re.compile(r" (?:is|are|'s|'re|will be|would be) (?:going to|gonna) say (?:no|we) "
-                      r"| (?:would|will|'ll|'d) (?:say no|veto|kill it|push back) ")
+    r"switching|paying|signing|changing|buying|replacing|touching|putting|want to (?:buy|pay|rebuild|switch|change|move|"
+    r"sign|add|commit|replace|learn|deal))")
+_REFUSAL_KEYS = frozenset("don't won't can't cannot wouldn't never not".split())
+_SAYS_NO = re.compile(r" (?:is|are|will be|would be|he's|she's|they're|it's|[a-z]+'s) (?:going to|gonna) say (?:no|we) "
+                      r"| (?:would|will|he'll|she'll|they'll|he'd|she'd|they'd) (?:say no|veto|kill it|push back) ")
+_SAYS_NO_KEYS = frozenset("say veto kill push".split())
 # After the rep names the price: "Hm. That's not nothing.", "That's more than I figured", "we're paying a hundred sixty"
 _HESITATION = frozenset("hm hmm hmmm mm mmm huh oof ugh whoa yikes ouch".split())
 _WEIGHS_IT = frozenset("still more higher gap adds paying pay budgeted figured expected hoped steep much lot nothing "
@@ -469,9 +471,9 @@ _TAKES_IT = frozenset("works fine easy reasonable zone great good perfect afford
 def _pushes_back(reading: Reading, rl: ReadLine) -> None:
     """A push back read by its shape, not a listed phrase: a refusal, or a weighing of the rep's price."""
     for s in rl.sentences:
-        if _REFUSAL_KEYS.isdisjoint(s.own):
-            continue  # every refusal has one of these words: most sentences hold none
-        found = _REFUSAL.search(s.words) or _SAYS_NO.search(s.words)
+        # every refusal has one of these words: most sentences hold none
+        found = ((not _REFUSAL_KEYS.isdisjoint(s.own) and _REFUSAL.search(s.words))
+                 or (not _SAYS_NO_KEYS.isdisjoint(s.own) and _SAYS_NO.search(s.words)))
         if found and not _conditional(s.words, found.group(0).strip().split()[0]) and "economic_buyer" not in rl.labels:
             cue = found.group(0).strip()
             reading.add("objection", rl, s.text, REASONS["objection"].format(cue=cue), cue)

@@ -239,3 +239,12 @@ def test_the_customer_naming_themself_answers_who_decides_and_being_free_does_no
     assert "economic_buyer" in at[1]
     at = labels_at("R: And who signs off on something like this?", "C: Friday at eight works for me.")
     assert "economic_buyer" not in at.get(1, set())
+
+
+def test_a_refusal_said_with_a_contraction_is_a_push_back():
+    from tests.core.detect.talk import labels_on as on
+    for said in ("C: And can you send the migration plan, because I'm not moving six hundred bookings by hand.",
+                 "C: Some of them are seventy years old, they're not downloading anything.",
+                 "C: But I don't sign off on this, that's Hal, and he's gonna say we already pay you enough."):
+        assert "objection" in on(0, said), said
+    assert "objection" not in on(0, "C: I'm not sure, let me look at the calendar.")
