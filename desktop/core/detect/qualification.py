@@ -101,11 +101,11 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
                      cands: frozenset, line_words: str = "", text: str = "", date_in=specific_date,
                      own: frozenset | None = None) -> dict[str, str]:
     """`ws`, `cands`: the line's words and the lists they might match; `own`: the sentence's own words."""
+    own = ws if own is None else own
     if role == REP and not has_number(ws):  # the rep's lines count for price and a dated event only
         dated = None if asks or _EVENT_NOUNS.isdisjoint(own) else _dated_event(words, own)
         return {"critical_event": dated} if dated else {}  # "your contract renews on the first": no number
     groups = reading.book.groups
-    own = ws if own is None else own
 
     def find(name: str, text: str) -> str | None:
         # `text` is the sentence's words or fewer: a list none of whose words the sentence holds is skipped
