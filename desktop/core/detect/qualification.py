@@ -413,14 +413,16 @@ def _counted(reading: Reading) -> None:
             found = _COUNTED.search(sent.words)
             if found and sent.words[:found.start() + 1].split()[-1:] in (["every"],):
                 found = None  # "I send him the hours every two weeks": a routine, not a worth
-            if found and " minutes " in found.group(0) + " " and not _SPARE_TIME.isdisjoint(sent.own):
-                found = None  # "I've got about fifteen minutes between patients": the time for this call
+            if found and " minutes " in found.group(0) + " " and (
+                    not _SPARE_TIME.isdisjoint(sent.own) or _CALL_TIME.search(sent.words)):
+                found = None  # "I've got about fifteen minutes between patients", "I have about twenty minutes": the call's
             if found and not specific_date(sent.words) and not _conditional(sent.words, found.group(0).strip()):
                 cue = found.group(0).strip()
                 reading.add("metrics", rl, sent.text, REASONS["metrics"].format(cue=cue), cue)
                 break
 
 
+_CALL_TIME = re.compile(r" (?:have|got|give you|take) (?:about |only |just |like |maybe )?" + NUMBER.pattern[1:] + "minutes ")
 _SPARE_TIME = frozenset("got go between another free spare quick call chat meeting".split())
 _NOT_COUNTED = frozenset(("decision_process", "critical_event", "customer_question", "next_step_confirmed", "deferral"))
 
@@ -437,6 +439,8 @@ def _price_talk(reading: Reading) -> None:
             continue
         if rl.index > talk_until or rl.role not in (REP, CUSTOMER) or not has_number(rl.word_set) or rl.date():
             continue
+        if "decision_process" in rl.labels or "economic_buyer" in rl.labels:
+            continue  # "anything over twenty five thousand goes to our director": a threshold, not a price
         if "metrics" in rl.labels:
             continue  # "so three new patients is roughly twenty five hundred a month": a worth, already read
         found = _money(reading, rl.words, rl.word_set) or reading.line_find("money_rates", rl)

@@ -248,3 +248,11 @@ def test_a_refusal_said_with_a_contraction_is_a_push_back():
                  "C: But I don't sign off on this, that's Hal, and he's gonna say we already pay you enough."):
         assert "objection" in on(0, said), said
     assert "objection" not in on(0, "C: I'm not sure, let me look at the calendar.")
+
+
+def test_the_minutes_for_the_call_and_an_approval_threshold_after_a_price_are_neither_metric_nor_price():
+    at = labels_at("C: I have about twenty minutes, so let's make it count.")
+    assert "metrics" not in at.get(0, set())
+    at = labels_at("R: Most teams your size land between twenty and forty thousand dollars a year.",
+                   "C: Hmm. Anything over twenty five thousand has to be approved by our finance director.")
+    assert "price" in at[0] and "price" not in at[1] and "economic_buyer" in at[1]
