@@ -315,15 +315,12 @@ def _named_thing(rl: ReadLine) -> str | None:
         for found in _CAPITALISED.finditer(s.text):
             name = found.group(1)
             first = name.split()[0]
-            if found.start() == len(s.text) - len(s.text.lstrip()) and first not in _KNOWN_FIRST:
+            if found.start() == len(s.text) - len(s.text.lstrip()):
                 continue  # a sentence's first word is capitalised whatever it is
-            if first in _NOT_TOOLS or first in _NOT_NAMES or first.rstrip("'s") in _NOT_TOOLS:
+            if first in _NOT_TOOLS or first in _NOT_NAMES or first.removesuffix("'s") in _NOT_TOOLS:
                 continue
             return name
     return None
-
-
-_KNOWN_FIRST = frozenset()
 
 
 def _conditional(words: str, cue: str) -> bool:
