@@ -520,6 +520,9 @@ def _about_the_pain(reading: Reading, asked: ReadLine, cue: str) -> bool:
 
 
 # "Just me.", "Me and the managing partner, Richard." answer "who decides?" ("Friday works for me" does not)
+# "I'm guessing you're struggling, right?" - "Um, yeah, I mean we've got twenty three locations...": the customer
+# takes up the problem the rep put to them
+_AFFIRMS = re.compile(r" (?:(?:um|uh|so|well|oh) )*(?:yeah|yes|yep|totally|definitely|absolutely|exactly|i mean|honestly|it's)")
 _SELF = re.compile(r"^ (?:(?:yeah|yes|well|honestly|oh|no|nope) )*"
                    r"(?:(?:just|only|that's|that'd be|it's|that would be) )*(?:me|myself|i do|i am|i'm the one)(?= )")
 
@@ -551,7 +554,8 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
         reading.add("pain", rl, rl.line.text, f"asked more about the problem, the customer goes on "
                     f"('{quote_of(rl.sentences[0].text, 40)}')", said_before.labels["pain"])
     for label, topic, holds, reason in ANSWERS:
-        if label in rl.labels or (label == "pain" and asked.question[0] != "open") or (
+        if label in rl.labels or (label == "pain" and asked.question[0] != "open" and not (
+                asked.question[0] == "leading" and _AFFIRMS.match(rl.words) and len(rl.word_set) >= 8)) or (
                 label == "price" and "economic_buyer" in rl.labels):  # "I do, but over fifty thousand our CFO signs"
             continue  # "That must be frustrating, isn't it?" - "It is." names no pain of its own
         if topic not in asked.cands:

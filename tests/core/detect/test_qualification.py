@@ -256,3 +256,11 @@ def test_the_minutes_for_the_call_and_an_approval_threshold_after_a_price_are_ne
     at = labels_at("R: Most teams your size land between twenty and forty thousand dollars a year.",
                    "C: Hmm. Anything over twenty five thousand has to be approved by our finance director.")
     assert "price" in at[0] and "price" not in at[1] and "economic_buyer" in at[1]
+
+
+def test_a_customer_taking_up_the_problem_the_rep_put_to_them_describes_a_pain():
+    at = labels_at("R: I'm guessing you're struggling to get visibility across your locations, right?",
+                   "C: Um, yeah, I mean we've got twenty three locations and four of them are on an old system.")
+    assert "pain" in at[1]
+    at = labels_at("R: I'm guessing you're struggling to get visibility across your locations, right?", "C: Not really.")
+    assert "pain" not in at.get(1, set())
