@@ -2,8 +2,12 @@
 
 The rep's first line after the customer's turn follows up when it takes up what was just said: a
 follow-up phrase ("tell me more", "what would she need to see"), an open question, a question
-pointing back ("is that..."), or the customer's own words (a name, "the numbers"). A pitch or a
-yes/no question about something else moves on.
+pointing back ("is that..."), the customer's own words (a name, "the numbers"), or a short reply
+dwelling on them ("three hours every Sunday, that's brutal"). A pitch or a yes/no question about
+something else moves on - though after a pain or a push back, a question of the rep's own is no
+pitch talking over it. Nothing is missed when the rep answers the customer's own question, only says
+"oof" while the customer goes on, accepts a deferral or agrees the next step (those are moments of
+their own), or hears the budget owner confirmed to the rep's own yes/no question.
 """
 
 from __future__ import annotations
@@ -14,19 +18,33 @@ from desktop.core.detect.text import content_words
 
 TRIGGERS = ("economic_buyer", "pain", "objection")
 POINTING_BACK = ("that", "this", "those", "she", "he", "her", "him")  # a question about what was just said
+# a reply speaking for the product or the rep's side: it answers instead of asking
+PITCH = frozenset("we we're we've we'll our us let's platform sure".split())
+_CLOSING = frozenset(("next_step_confirmed", "next_step_vague", "deferral_accepted"))
 NAMED = {"economic_buyer": "named who signs off", "pain": "described a problem", "objection": "pushed back"}
 
 
-def _follows_up(reading: Reading, reply: ReadLine, said: list[ReadLine]) -> bool:
+def _follows_up(reading: Reading, reply: ReadLine, said: list[ReadLine], buyer: bool = False) -> bool:
     if reading.line_find("follow_up_cues", reply):
         return True
     if reply.question is None:
-        return False  # a pitch or a reassurance answers for the customer instead of asking
+        # "Three hours every other Sunday, that's brutal": the rep dwells on it; a pitch or a reassurance
+        # ("our platform connects to Toast", "I'm sure it's fine") answers for the customer instead
+        return len(reply.words.split()) <= 12 and reply.word_set.isdisjoint(PITCH) and _echoes(reply, said)
     if reply.question[0] == "open":
         return True  # "What breaks most often?": the rep explores, whatever the words
+    if not buyer and not any(not s.asks and not s.own.isdisjoint(PITCH) for s in reply.sentences):
+        # "Do you know the exact month?" after a pain or a push back: a question of its own, not a pitch talking
+        # over it (after a budget owner is named, a question about anything else moves on)
+        return True
     asked_words = " ".join(s.words for s in reply.sentences if s.asks) or reply.question[1].words
     if any(f" {w} " in asked_words for w in POINTING_BACK):
         return True  # "Is that mostly one region?"
+    return _echoes(reply, said)
+
+
+def _echoes(reply: ReadLine, said: list[ReadLine]) -> bool:
+    """The reply takes up the customer's own words."""
     topic = {w[:5] for rl in said for w in content_words(rl.words)}  # "reconciles" ~ "reconciliation"
     return any(w[:5] in topic for w in content_words(reply.words))
 
@@ -48,7 +66,20 @@ def read_follow_up(reading: Reading) -> None:
         if not named or i >= len(lines) or lines[i].role != REP:
             continue
         reply = lines[i]
-        if _follows_up(reading, reply, turn):
+        start = turn[0].index
+        asked = lines[start - 1] if start and lines[start - 1].role == REP else None
+        if (named[0][0] == "economic_buyer" and asked is not None and asked.question is not None
+                and asked.question[0] != "open"):
+            continue  # "You're the one signing, right?" - "Just me.": the rep asked to confirm it, and has the answer
+        last = turn[-1]
+        if "customer_question" in last.labels and (last.sentences[-1].asks or not any(s.asks for s in last.sentences)):
+            continue  # "What does it cost anyway?": the rep answers the customer's own question
+        if (reply.question is None and len(reply.words.split()) <= 3 and i + 1 < len(lines)
+                and lines[i + 1].role == CUSTOMER):
+            continue  # "Oof." "Got it.": the customer goes on; the rep has not moved on yet
+        if not _CLOSING.isdisjoint(reply.labels):
+            continue  # the rep agrees the next step: that moment is the coach's under its own label
+        if _follows_up(reading, reply, turn, buyer=named[0][0] == "economic_buyer"):
             continue
         label, said = named[0]
         cue = said.labels[label]

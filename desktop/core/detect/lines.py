@@ -71,6 +71,12 @@ class Reading:
         at.labels[label] = cue
         self._found.append((at.line.start_ms, at.index, label, quote.strip() or at.line.text.strip(), reason))
 
+    def drop(self, found: set[tuple[int, str]]) -> None:
+        """Take back findings already made: (line index, label)."""
+        for index, label in found:
+            self.lines[index].labels.pop(label, None)
+        self._found = [f for f in self._found if (f[1], f[2]) not in found]
+
     def next_of_role(self, after: int, role: str, within: int = 3) -> ReadLine | None:
         """The first line of `role` among the `within` lines after index `after`."""
         for rl in self.lines[after + 1: after + 1 + within]:

@@ -1,10 +1,19 @@
 """Qualification (MEDDICC and SPICED): what the customer tells the rep about the deal.
 
-Read on the customer's lines (the rep's own numbers count for `price` only: "most teams land
-between twenty and forty thousand dollars a year"), two ways: by the customer's own words (the
-phrase lists), and by the rep's question a line answers ("Who would decide?" - "Their director,
-Lina."; "How often does it happen?" - "Five or six times a day"). Each finding names what was
-said and quotes the words that said it.
+Read on the customer's lines (the rep's own lines count for `price` - "most teams land between
+twenty and forty thousand dollars a year" - and for a dated `critical_event` - "your contract renews
+on January first"), three ways:
+
+- by the customer's own words (the phrase lists),
+- by the shape of what is said, whatever the words: a refusal ("I don't sign three-year deals"), who
+  signs ("I'm the CFO", "run it by my partner"), an approval threshold ("anything over fifty goes to
+  the board"), a count of time or money lost ("down for seven hours"), something due with its date,
+- by the conversation around the line: the rep's question it answers ("Who would decide?" - "Their
+  director, Lina."; "What would stop you?" - "Transition risk."), the price just named (the next
+  amounts are prices; a customer weighing it pushes back).
+
+A label said again far into the call, after four mentions, is a repeat rather than a new moment.
+Each finding names what was said and quotes the words that said it.
 """
 
 from __future__ import annotations
@@ -18,6 +27,38 @@ from desktop.core.detect.text import MONTHS, NUMBER, ORDINAL, WEEKDAYS, content_
 
 # A month in the past ("fees went up in January") or a call-back ("call me back in the fall") forces nothing.
 _NOT_AN_EVENT = frozenset("went was were had looked tried did last ago used revisit back".split())
+# A month is a critical event when something falls due then: "the contract ends in May", "we need it by June".
+_FORCING = frozenset("""need needs needed has have must by before until till deadline due ends end expires expire renews
+renew starts start kicks goes live launch launches opens open decide decided decision decisions budget budgets
+contract audit exam inspection board planning cutoff locked lock cut freeze target targeting aiming aim plan planned
+commit approve approval approved""".split())
+# The rep's own amount for the product: "forty five a month", "twenty two a seat", "in the seven to eight hundred
+# range", "we'd be at two ninety for three practitioners", "the bundle would be fourteen ninety"
+_REP_RATE = re.compile(NUMBER.pattern + r"(?:(?:a|per) (?:month|year|seat|user|license|licence|location|vehicle|truck|"
+                       r"practitioner|agent|endpoint|employee|head|line) |range )"
+                       r"| (?:we'd be at|you'd be at|it'd be|it would be|would be|comes to|comes out to|lands at|it's) "
+                       r"(?:about |around |roughly |just )?" + NUMBER.pattern[1:-1] +
+                       r"(?: (?:for|a|per|all in|total|on the) )")
+_RATE_KEYS = frozenset("""month year seat user license licence location vehicle truck practitioner agent endpoint
+employee head line range be comes lands it's""".split())
+# Something that falls due, with its date: "Renewal's August first", "the account cancels on the thirty first"
+_EVENT_NOUNS = frozenset("""renewal renewal's renews renew contract contract's lease lease's exam audit deadline lapses
+lapse cancels expires expire notice launch live inspection""".split())
+_DATE_OF_MONTH = re.compile(r" (?:(?:" + "|".join(MONTHS) + r") (?:the )?" + ORDINAL + r"|(?:on |by |is |the )" +
+                            ORDINAL + r"(?! (?:time|one|thing|step|call|meeting|week|quarter|year)))(?= )")
+
+
+def _dated_event(words: str, own: frozenset) -> str | None:
+    if _EVENT_NOUNS.isdisjoint(own) or not _NOT_AN_EVENT.isdisjoint(own):
+        return None
+    when = _DATE_OF_MONTH.search(words)
+    if when is None:
+        return None
+    noun = next(w for w in words.split() if w in _EVENT_NOUNS)
+    return f"{noun} … {when.group(0).strip()}"
+
+
+_PER_PERIOD = re.compile(NUMBER.pattern + r"(?:(?:less|more|extra) )?(?:a|per) (?:month|year|seat|user) $")
 _PERCENT = re.compile(r" \d[\d.]*% ")
 _PERCENT_WORDS = re.compile(r"%| percent ")
 _DOLLARS = re.compile(r" (?:\$\d[\d.]*(?:k|m)?|\d[\d.]*k) ")  # $25000, $2.5m, 30k
@@ -60,10 +101,11 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
                      cands: frozenset, line_words: str = "", text: str = "", date_in=specific_date,
                      own: frozenset | None = None) -> dict[str, str]:
     """`ws`, `cands`: the line's words and the lists they might match; `own`: the sentence's own words."""
-    if role == REP and not has_number(ws):
-        return {}  # the rep's lines count for price only, and a price has a number
-    groups = reading.book.groups
     own = ws if own is None else own
+    if role == REP and not has_number(ws):  # the rep's lines count for price and a dated event only
+        dated = None if asks or _EVENT_NOUNS.isdisjoint(own) else _dated_event(words, own)
+        return {"critical_event": dated} if dated else {}  # "your contract renews on the first": no number
+    groups = reading.book.groups
 
     def find(name: str, text: str) -> str | None:
         # `text` is the sentence's words or fewer: a list none of whose words the sentence holds is skipped
@@ -89,6 +131,11 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
             out["price"] = offer or rep_price  # "four percent of collected revenue"
         elif money and not impact and (find("price", words) or find("price_words", words)):
             out["price"] = money
+        elif (not impact and not asks and not _RATE_KEYS.isdisjoint(own) and (rate := _REP_RATE.search(words))
+              and not find("money_as_impact", words)):
+            out["price"] = rate.group(0).strip()  # "for three staff it's forty five a month", "we'd be at two ninety"
+        if not asks and (dated := _dated_event(words, own)):
+            out["critical_event"] = dated  # "your phone contract renews on January first"
         return out
     counted = _without(reading, words, "metrics_negations", own) if "metrics_negations" in cands else words
     if money:
@@ -98,6 +145,8 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         metric = None  # "forty nine per screen, we'd need six screens": what it costs, not what it is worth
     if metric and _PERCENT_WORDS.search(f" {metric.strip()} ") and find("price_nouns", words):
         out["price"], metric = metric.strip(), None  # "our renewal quote went up forty percent": what it costs
+    if metric and _PER_PERIOD.match(f" {metric.strip()} ") and not impact:
+        metric = None  # "sixty a month", "about a hundred less a month": an amount per month is what it costs
     if metric:
         out["metrics"] = metric.strip()
     elif money and impact:
@@ -109,24 +158,32 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         title = find("buyer_titles", words)
         if title and (approval := find("approval_words", words)):
             buyer = f"{title} … {approval}"
+    if not buyer:
+        buyer = _buyer_shape(words, own)
     if buyer:
         out["economic_buyer"] = buyer
     if money and not impact and find("price", words):
         out["price"] = money
-    elif not buyer and (asked := find("price_question", words)):  # "owns the budget" names a buyer, not a price
-        out["price"] = asked
+    if not _THRESHOLD_KEYS.isdisjoint(own):
+        threshold = _THRESHOLD.search(words)
+        if threshold:
+            out["decision_process"] = threshold.group(0).strip()  # "anything over fifty goes to the board"
     for label, negations in _WITH_NEGATIONS:
         said = _without(reading, words, negations, own) if negations in groups and negations in cands else words
         cue = find(label, said)
         if cue:
             out[label] = cue
     if "competition" not in out and not ws.isdisjoint(_TOOL_VERBS):
-        named = _named_tool(text)  # "We use Mindbody", "a two-year deal with FreightHub"
+        named = _named_tool(text, ws)  # "We use Mindbody", "a two-year deal with FreightHub"
         if named:
             out["competition"] = named
+    if "critical_event" not in out and not asks and (dated := _dated_event(words, own)):
+        out["critical_event"] = dated  # "Renewal's August first", "our lease on the new space starts April first"
     if "critical_event" not in out and not asks and ws.isdisjoint(_NOT_AN_EVENT) and not date_in(words):
         said = _without(reading, words, "critical_event_negations", own) if "critical_event_negations" in cands else words
         when = find("event_times", said)  # "our contract ends in May", "decisions are made in June"
+        if when and _FORCING.isdisjoint(own):
+            when = None  # "we bring on three hundred people every November", "he left in July": a month forces nothing
         if when and not find("deferral_horizons", words) and not reading.find("deferral", words, own):
             out["critical_event"] = when
     if not asks:
@@ -142,15 +199,59 @@ def _sentence_labels(reading: Reading, words: str, role: str, asks: bool, ws: fr
         objection = None  # "it looks good, but let me think about it": a stall, not a push back
     if objection:
         out["objection"] = objection
-        pain = out.get("pain")
-        if pain and (pain in objection or objection in pain) and (" if " in words or " whether " in words):
-            out.pop("pain")  # one phrase read twice: "if it doesn't work out" is a worry, not a problem they have
-        if "price" in out:
-            out.pop("pain", None)  # "the price is a problem" pushes back on the price; it is not their pain
+        # "the price is a problem", "he hates switching, last time it was a nightmare": a sentence that pushes back
+        # is about the deal, not a problem they have today
+        out.pop("pain", None)
     if "pain" in out and impact and "metrics" in out and " " not in out["pain"] and (
             out["pain"] in impact or impact in out["pain"]):
         out.pop("pain")  # "ninety thousand a quarter in wasted steel": the loss is counted, and that is a metric
     return out
+
+
+# A problem is the customer's when it is theirs: "we lose", "my team", "our reports", "the managers hate it"
+_OURS = frozenset("""i i'm i've i'd me my we we're we've we'd us our ours they they're them their people staff team
+everyone everybody nobody guys""".split())
+
+# An approval threshold: "anything over twenty five thousand has to be bid out", "over two million the board votes",
+# "above that it goes into next year's planning"
+_THRESHOLD = re.compile(
+    r" (?:anything|everything|purchases?|spend|deals?|contracts?) (?:over|above|under|below) "
+    r"(?:about |around |roughly )?" + NUMBER.pattern[1:] +
+    r"| (?:over|above|under|below) " + NUMBER.pattern[1:-1] + r"(?: (?:k|thousand|million|grand))? "
+    r"(?:the|it|it's|goes|has|needs|we|you|and) (?:\w+ )?"
+    r"(?:votes|signs|approves|decides|goes|has to|needs|can sign|can approve|it's)? ?"
+    r"| (?:above|over|under|below) that (?:it|it's|goes|the|we|you)(?= )")
+
+_THRESHOLD_KEYS = frozenset("over above under below".split())
+
+# Who signs, said by its shape: "I'm the CFO", "I sign it", "it's my clinic", "Dr. Mehta owns the practice",
+# "I need to run this by my partner, Ron", "she's the one who'd approve it". Each shape is tried only on a
+# sentence holding one of its words (most hold none).
+_BUYER_SHAPES = tuple((frozenset(keys.split()), re.compile(pattern)) for keys, pattern in (
+    ("cfo ceo coo owner founder president managing principal boss",
+     r" i(?:'m| am) the (?:cfo|ceo|coo|owner|founder|president|managing partner|principal|boss)(?= )"),
+    ("sign decide approve pick choose money budget",
+     r"(?<!before)(?<!until)(?<!when)(?<! if) (?:i|we) "
+     r"(?:sign|decide|approve|pick|choose|handle the money|hold the budget|have the budget|own the budget)(?= )"
+     r"| (?:i|we) can (?:approve|sign)(?= )"),
+    ("clinic shop company practice studio agency firm restaurant store salon gym",
+     r" it's (?:my|our) (?:clinic|shop|company|practice|studio|agency|firm|restaurant|store|salon|gym)(?= )"),
+    ("owns own", r" (?:owns|own) (?:the|it|half|this)(?= )"),
+    ("partner partners brother sister wife husband dad father mom mother boss co cofounder",
+     r" (?:talk to|run (?:it |this |all this |that |everything )?by|sit down with|check with) my (?:business )?"
+     r"(?:partner|partners|brother|sister|wife|husband|dad|father|mom|mother|boss|co owner|cofounder|co founder)(?= )"
+     r"| my business partner(?= )"),
+    ("decide decides approve approves sign signs",
+     r" (?:she's|he's|they're|she is|he is) (?:really |actually |the )?(?:the )?one who(?:'d| would| will)? "
+     r"(?:decide|decides|approve|approves|sign|signs)(?= )"),
+))
+
+
+def _buyer_shape(words: str, own: frozenset) -> str | None:
+    for keys, shape in _BUYER_SHAPES:
+        if not keys.isdisjoint(own) and (found := shape.search(words)):
+            return found.group(0).strip()
+    return None
 
 
 _WITH_NEGATIONS = tuple((label, f"{label}_negations") for label in
@@ -168,18 +269,56 @@ _TOOL = re.compile(r"\b(?:we|they|we're|they're|we've|i|team|teams|staff|everyon
                    r"looked at|are looking at|are talking to|got a quote from|got a demo from|had a demo from)\s+"
                    r"((?:[A-Z][a-z]*[A-Z0-9][\w]*|[A-Z][a-z]{2,})(?:\s+[A-Z][\w]+)?)")
 _TOOL_VERBS = frozenset("use uses used using on tried trialled trialed piloted bought licensed evaluated switched moved "
-                        "migrated went signed looked looking talking quote demo".split())
+                        "migrated went signed looked looking talking quote demo from off replacing with paying pay lost"
+                        " called".split())
+_VERBS_BEFORE = frozenset("use uses used using on tried trialled trialed piloted bought licensed evaluated switched moved "
+                          "migrated went signed looked looking talking quote demo".split())  # what _TOOL needs
+_WORDS_BEFORE = frozenset("on from off replacing with for to called".split())  # what _TOOL_AFTER's name follows
 _NOT_TOOLS = frozenset("""I Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July
 August September October November December Excel Email It The This That Our Their A An Paper Spreadsheets Slack Zoom
 CEO CFO CTO CIO COO IT HR Ops Finance Sales Legal Procurement""".split())
 
 
-def _named_tool(text: str) -> str | None:
-    if not text:
+def _named_tool(text: str, ws: frozenset = frozenset()) -> str | None:
+    tokens = text.split() if text else ()
+    # a tool is named with a capital (or "7shifts") after the sentence's first word, right after the word leading to it
+    after = [i for i in range(1, len(tokens)) if tokens[i][:1].isupper() or tokens[i][:1].isdigit()]
+    if not after:
         return None
-    for found in _TOOL.finditer(text):
-        name = found.group(1)
-        if name.split()[0] not in _NOT_TOOLS:
+    shapes = [_TOOL] if not ws or not ws.isdisjoint(_VERBS_BEFORE) else []
+    if any(tokens[i - 1].lower() in _WORDS_BEFORE for i in after):
+        shapes.append(_TOOL_AFTER)
+    for shape in shapes:
+        for found in shape.finditer(text):
+            name = found.group(1)
+            if name.split()[0] not in _NOT_TOOLS and name.split()[0] not in _NOT_NAMES:
+                return name
+    return None
+
+
+# "we've been on Mixpanel", "payroll is on ADP", "we get that from 7shifts", "we tried that with MarketMan",
+# "a bake off with Databricks", "we're moving off Teradata", "lost a few jobs to Cool Breeze"
+_TOOL_AFTER = re.compile(
+    r"\b(?:been on|is on|are on|(?:we|they)'re on|(?:get|got|buy|bought) (?:it |that |this |them )?from|switched from|"
+    r"moving off|move off|moved off|migrating off|replacing|tried (?:that |it |this )?with|bake off with|"
+    r"(?:demo|trial|pilot|deal|contract|quote|proposal) (?:with|from)|paying for|pay for|lost (?:\w+ ){0,3}to|"
+    r"renewal with|setup with|set up with|something called|thing called|one called)\s+"
+    r"((?:[A-Z][a-z]*[A-Z0-9][\w]*|[A-Z][a-z]{2,}|[0-9][a-z]+[A-Za-z]*)(?:\s+[A-Z][\w]+)?)")
+
+
+_CAPITALISED = re.compile(r"\b([A-Z][\w]*[a-z0-9][\w]*(?:\s+[A-Z][\w]+)?)")
+
+
+def _named_thing(rl: ReadLine) -> str | None:
+    """A product or company in the line: a capitalised word that is not a sentence's first, a title or a date."""
+    for s in rl.sentences:
+        for found in _CAPITALISED.finditer(s.text):
+            name = found.group(1)
+            first = name.split()[0]
+            if found.start() == len(s.text) - len(s.text.lstrip()):
+                continue  # a sentence's first word is capitalised whatever it is
+            if first in _NOT_TOOLS or first in _NOT_NAMES or first.removesuffix("'s") in _NOT_TOOLS:
+                continue
             return name
     return None
 
@@ -220,6 +359,135 @@ def read_qualification(reading: Reading) -> None:
             continue
         _read_line(reading, rl)
         _answers(reading, rl)  # after: a label the words already gave keeps its own reason
+        if rl.role == CUSTOMER and "objection" not in rl.labels:
+            _pushes_back(reading, rl)
+    _price_talk(reading)
+    _counted(reading)
+    _said_again(reading)
+
+
+# The fifth mention of the same thing in a call, away from where it was last talked about, is rarely a moment
+# of its own: a coach marks where a pain or a price comes up, not each time it is repeated.
+_AGAIN_AFTER = 4
+_NEAR = 4
+
+
+def _said_again(reading: Reading) -> None:
+    seen: dict[str, int] = {}
+    last: dict[str, int] = {}
+    dropped = set()
+    for rl in reading.lines:
+        for label in rl.labels:
+            if label not in REASONS:
+                continue
+            n = seen.get(label, 0)
+            if n >= _AGAIN_AFTER and rl.index - last[label] > _NEAR:
+                dropped.add((rl.index, label))
+            seen[label] = n + 1
+            last[label] = rl.index
+    if dropped:
+        reading.drop(dropped)
+
+
+# A customer's own count of time or money, where no price is being talked about: "down for like seven hours",
+# "ninety minutes of keying", "we spent a hundred and ten grand on fuel", "wrong by about two hundred thousand"
+_COUNTED = re.compile(NUMBER.pattern + r"(?:(?:k|grand|thousand|million|bucks|dollars|minutes|hours|days|weeks|months|"
+                      r"points|percentage points)(?= )(?! ago| from now| out| notice| trial| pilot)"
+                      r"|(?:minute|hour|day|week|month) (?:project|delay|backlog|wait|turnaround|lag))")
+_COUNT_KEYS = frozenset("k grand thousand million bucks dollars minutes hours days weeks months points minute hour day "
+                        "week month".split())
+
+
+def _counted(reading: Reading) -> None:
+    for rl in reading.lines:
+        if rl.role != CUSTOMER or "metrics" in rl.labels or "price" in rl.labels or _COUNT_KEYS.isdisjoint(rl.word_set):
+            continue
+        if not has_number(rl.word_set) or reading.line_find("price_words", rl) or rl.labels.keys() & _NOT_COUNTED:
+            continue  # what the product costs, when a step of buying takes, what date forces it: not a worth
+        for sent in rl.sentences:
+            if sent.asks:
+                continue
+            found = _COUNTED.search(sent.words)
+            if found and sent.words[:found.start() + 1].split()[-1:] in (["every"],):
+                found = None  # "I send him the hours every two weeks": a routine, not a worth
+            if found and " minutes " in found.group(0) + " " and (
+                    not _SPARE_TIME.isdisjoint(sent.own) or _CALL_TIME.search(sent.words)):
+                found = None  # "I've got about fifteen minutes between patients", "I have about twenty minutes": the call's
+            if found and not specific_date(sent.words) and not _conditional(sent.words, found.group(0).strip()):
+                cue = found.group(0).strip()
+                reading.add("metrics", rl, sent.text, REASONS["metrics"].format(cue=cue), cue)
+                break
+
+
+_CALL_TIME = re.compile(r" (?:have|got|give you|take) (?:about |only |just |like |maybe )?" + NUMBER.pattern[1:] + "minutes ")
+_SPARE_TIME = frozenset("got go between another free spare quick call chat meeting".split())
+_NOT_COUNTED = frozenset(("decision_process", "critical_event", "customer_question", "next_step_confirmed", "deferral"))
+
+
+# Once a price is on the table, the next few lines' amounts are prices too, with no price word of their own:
+# "Vanta was like twenty four K", "for three staff it's forty five a month".
+_PRICE_TALK_LINES = 3
+def _price_talk(reading: Reading) -> None:
+    talk_until = -1
+    for rl in reading.lines:
+        if "price" in rl.labels or (rl.role == CUSTOMER and "customer_question" in rl.labels and
+                                     reading.line_find("price_question", rl)):
+            talk_until = rl.index + _PRICE_TALK_LINES
+            continue
+        if rl.index > talk_until or rl.role not in (REP, CUSTOMER) or not has_number(rl.word_set) or rl.date():
+            continue
+        if "decision_process" in rl.labels or "economic_buyer" in rl.labels:
+            continue  # "anything over twenty five thousand goes to our director": a threshold, not a price
+        if "metrics" in rl.labels:
+            continue  # "so three new patients is roughly twenty five hundred a month": a worth, already read
+        found = _money(reading, rl.words, rl.word_set) or reading.line_find("money_rates", rl)
+        if found:
+            cue = found
+            reading.add("price", rl, rl.line.text, f"the price is on the table and this names an amount ('{cue}')", cue)
+            talk_until = rl.index + _PRICE_TALK_LINES
+
+
+# "I don't sign three-year deals", "our chefs are not going to load recipes", "Ravi is going to say no"
+_REFUSAL = re.compile(
+    r" (?:(?:i|we|they|he|she|it|our \w+|my \w+|the \w+)(?: just| really| still| honestly)? "
+    r"(?:don't|do not|won't|will not|can't|cannot|wouldn't|would never|never|are not going to|aren't going to|"
+    r"is not going to|isn't going to|am not going to|are not|is not)"
+    r"|(?:i'm|we're|they're|he's|she's|it's)(?: just| really| still| honestly)? (?:not|never)) "
+    r"(?:going to )?(?:sign|use|load|allow|agree|pay|buy|move|switch|approve|download|accept|do (?:it|that|this|"
+    r"anything)|love|like|go for|adding|add|touch|help|budge|commit|doing (?:it|that|this|anything)|moving|downloading|"
+    r"switching|paying|signing|changing|buying|replacing|touching|putting|want to (?:buy|pay|rebuild|switch|change|move|"
+    r"sign|add|commit|replace|learn|deal))")
+_REFUSAL_KEYS = frozenset("don't won't can't cannot wouldn't never not".split())
+_SAYS_NO = re.compile(r" (?:is|are|will be|would be|he's|she's|they're|it's|[a-z]+'s) (?:going to|gonna) say (?:no|we) "
+                      r"| (?:would|will|he'll|she'll|they'll|he'd|she'd|they'd) (?:say no|veto|kill it|push back) ")
+_SAYS_NO_KEYS = frozenset("say veto kill push".split())
+# After the rep names the price: "Hm. That's not nothing.", "That's more than I figured", "we're paying a hundred sixty"
+_HESITATION = frozenset("hm hmm hmmm mm mmm huh oof ugh whoa yikes ouch".split())
+_WEIGHS_IT = frozenset("still more higher gap adds paying pay budgeted figured expected hoped steep much lot nothing "
+                       "fortune cost costs afford".split())
+_TAKES_IT = frozenset("works fine easy reasonable zone great good perfect affordable doable less cheaper better "
+                      "cheap deal sounds love".split())
+
+
+def _pushes_back(reading: Reading, rl: ReadLine) -> None:
+    """A push back read by its shape, not a listed phrase: a refusal, or a weighing of the rep's price."""
+    for s in rl.sentences:
+        # every refusal has one of these words: most sentences hold none
+        found = ((not _REFUSAL_KEYS.isdisjoint(s.own) and _REFUSAL.search(s.words))
+                 or (not _SAYS_NO_KEYS.isdisjoint(s.own) and _SAYS_NO.search(s.words)))
+        if found and not _conditional(s.words, found.group(0).strip().split()[0]) and "economic_buyer" not in rl.labels:
+            cue = found.group(0).strip()
+            reading.add("objection", rl, s.text, REASONS["objection"].format(cue=cue), cue)
+            return
+    before = reading.lines[rl.index - 1] if rl.index else None
+    if before is None or before.role != REP or "price" not in before.labels or all(s.asks for s in rl.sentences):
+        return
+    first = rl.words.split()[:1]
+    weighs = not _WEIGHS_IT.isdisjoint(rl.word_set) or (first and first[0] in _HESITATION and has_number(rl.word_set))
+    if weighs and _TAKES_IT.isdisjoint(rl.word_set) and not rl.sentences[0].asks:
+        cue = quote_of(rl.sentences[0].text, 40)
+        reading.add("objection", rl, rl.line.text,
+                    f"the rep named the price, the customer weighs it ('{cue}')", cue)
 
 
 def _asked_before(reading: Reading, rl: ReadLine) -> ReadLine | None:
@@ -239,6 +507,7 @@ ANSWERS = (
     ("decision_process", "process_questions", None, "asked how they buy, the customer describes a step ('{cue}')"),
     ("critical_event", "timeline_questions", "time_words", "asked about timing, the customer names a date or event ('{cue}')"),
     ("price", "spend_questions", "{money}", "asked what they pay or can spend, the customer names an amount ('{cue}')"),
+    ("objection", "concern_questions", None, "asked what holds them back, the customer says ('{cue}')"),
 )
 
 
@@ -250,15 +519,33 @@ def _about_the_pain(reading: Reading, asked: ReadLine, cue: str) -> bool:
     return any(w[:5] in stems for w in content_words(asked.words))
 
 
+# "Just me.", "Me and the managing partner, Richard." answer "who decides?" ("Friday works for me" does not)
+# "I'm guessing you're struggling, right?" - "Um, yeah, I mean we've got twenty three locations...": the customer
+# takes up the problem the rep put to them
+_AFFIRMS = re.compile(r" (?:(?:um|uh|so|well|oh) )*(?:yeah|yes|yep|totally|definitely|absolutely|exactly|i mean|honestly|it's)")
+_SELF = re.compile(r"^ (?:(?:yeah|yes|well|honestly|oh|no|nope) )*"
+                   r"(?:(?:just|only|that's|that'd be|it's|that would be) )*(?:me|myself|i do|i am|i'm the one)(?= )")
+
+
+_STEP_NOUNS = frozenset("""committee board counsel legal procurement purchasing security review approval approvals rfp
+tender panel council regents trustees governors""".split())
+
+
 def _answers(reading: Reading, rl: ReadLine) -> None:
     asked = _asked_before(reading, rl)
     if asked is None or not rl.sentences:
         return
     head = rl.sentences[0].words
-    if (len(rl.words.split()) < 3 and not rl.date()) or reading.find(
+    if (len(rl.words.split()) < 3 and not rl.date() and not _SELF.search(rl.words)) or reading.find(
             "no_answer", " " + " ".join(head.split()[:1]) + " "):
         return  # "It is.", "No, not really." ("July first." answers "when?")
     said_before = reading.previous_of_role(asked.index, CUSTOMER, within=1)
+    if "decision_process" not in rl.labels and not _STEP_NOUNS.isdisjoint(asked.word_set) and (
+            " when " in asked.words or " how long " in asked.words or " how often " in asked.words):
+        # "When does the committee meet?" - "First Monday of every month."; "How long did counsel take?" -
+        # "Three weeks.": when and how long a step of their buying takes is how they buy
+        reading.add("decision_process", rl, rl.line.text, f"asked when or how long a step of buying takes, the "
+                    f"customer says ('{quote_of(rl.sentences[0].text, 40)}')", quote_of(rl.sentences[0].text, 40))
     if (asked.question[0] == "open" and said_before is not None and "pain" in said_before.labels
             and (said_before.index, "pain") not in reading.threaded and "pain" not in rl.labels
             and _about_the_pain(reading, asked, said_before.labels["pain"])):
@@ -267,13 +554,27 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
         reading.add("pain", rl, rl.line.text, f"asked more about the problem, the customer goes on "
                     f"('{quote_of(rl.sentences[0].text, 40)}')", said_before.labels["pain"])
     for label, topic, holds, reason in ANSWERS:
-        if label in rl.labels or (label == "pain" and asked.question[0] != "open") or (
+        if label in rl.labels or (label == "pain" and asked.question[0] != "open" and not (
+                asked.question[0] == "leading" and _AFFIRMS.match(rl.words) and len(rl.word_set) >= 8)) or (
                 label == "price" and "economic_buyer" in rl.labels):  # "I do, but over fifty thousand our CFO signs"
             continue  # "That must be frustrating, isn't it?" - "It is." names no pain of its own
-        about = reading.line_find(topic, asked)
+        if topic not in asked.cands:
+            continue  # the rep's line holds none of the words this topic is asked with
+        if label == "objection":  # the asking sentence itself: "No worries! So what are you using?" asks no concern
+            asking = " ".join(s.words for s in asked.sentences if s.asks) or asked.question[1].words
+            about = reading.find(topic, asking)
+        else:
+            about = reading.line_find(topic, asked)
         if not about or (label == "decision_process" and reading.line_find("timeline_questions", asked)):
             continue  # "When does the board meet?" asks for a date, not for a step
-        if holds is None:
+        if label == "decision_process" and (asked.question[0] != "open" or "economic_buyer" in rl.labels):
+            continue  # "Would she be involved?" - "She might.": a yes or a name is no step of how they buy
+        if label == "critical_event" and "every" in rl.word_set:
+            continue  # "Every other Monday": a routine, not a date that forces the decision
+        if label == "competition":
+            # "Tenable, and Qualys obviously wants to keep us.", "Spreadsheets, mostly.": a tool named, not "Just us."
+            cue = _named_thing(rl) or reading.line_find("homegrown", rl)
+        elif holds is None:
             cue = quote_of(rl.sentences[0].text, 40)
         elif holds == "{money}":
             cue = _money(reading, rl.words, rl.word_set) or (NUMBER.search(rl.words) or [None])[0]
@@ -287,7 +588,9 @@ def _answers(reading: Reading, rl: ReadLine) -> None:
         else:
             cue = reading.line_find(holds, rl)
             if not cue and label == "economic_buyer":
-                cue = _named(rl.sentences[0].text)  # "Our general counsel, Ms. Obi."
+                self_named = _SELF.search(rl.words)
+                # "Me and the managing partner, Richard.", "Our general counsel, Ms. Obi."
+                cue = self_named.group(0).strip() if self_named else _named(rl.sentences[0].text)
             if not cue and label == "critical_event":
                 # "When do they meet next?" - "First Tuesday, so the fourth.", "The twenty third."
                 cue = rl.date() or (_DAY_OF_MONTH.search(rl.words) or [None])[0]
