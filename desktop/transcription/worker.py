@@ -1,15 +1,16 @@
 """The child process side of transcription: faster-whisper, int8 on CPU.
 
-Runs in a process started with multiprocessing's "spawn" context (runner.py).
-It sends plain dict messages through a one-way pipe, in this order:
+Runs in a process started with multiprocessing's "spawn" context (runner.py): one
+child loads the model once and transcribes the recordings the parent sends, several
+at once (`run_worker`). For each recording it sends plain dict messages through a
+one-way pipe, each with the recording's "job", in this order:
 
     {"type": "info", "duration_ms", "language", "language_probability"}
+    {"type": "preview", "segment": Segment.to_dict()}        (the first seconds, on their own)
     {"type": "segment", "segment": Segment.to_dict()}        (as each is decoded)
     {"type": "progress", "done_ms", "duration_ms"}           (after each segment)
     {"type": "done", "segment_count", "language", "duration_ms"}
-or  {"type": "error", "message"}                              (and nothing after)
-
-    {"type": "preview", "segment": ...}                       (the first seconds, before the real pass)
+or  {"type": "error", "message"} / {"type": "cancelled"}      (and nothing after)
 
 The first 10 s are decoded on their own and sent as a preview, so lines show within
 seconds even for an hour-long call (faster-whisper alone decodes and runs VAD over the
