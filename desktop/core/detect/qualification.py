@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import re
 
-from desktop.core.detect.lines import Reading, ReadLine, quote_of
+from desktop.core.detect.lines import Reading, ReadLine
 from desktop.core.detect.model import CUSTOMER, REP
 from desktop.core.detect.phrases import has_number
-from desktop.core.detect.text import MONTHS, NUMBER, ORDINAL, WEEKDAYS, content_words, specific_date
+from desktop.core.detect.text import MONTHS, NUMBER, ORDINAL, WEEKDAYS, specific_date
 
 # A month in the past ("fees went up in January") or a call-back ("call me back in the fall") forces nothing.
 _NOT_AN_EVENT = frozenset("went was were had looked tried did last ago used revisit back".split())
@@ -354,248 +354,19 @@ def money_free(words: str, money: str) -> str:
 
 
 def read_qualification(reading: Reading) -> None:
+    from desktop.core.detect.answers import answers
+    from desktop.core.detect.qualification_talk import counted, price_talk, pushes_back, said_again
+
     for rl in reading.lines:
         if rl.role not in (REP, CUSTOMER):
             continue
         _read_line(reading, rl)
-        _answers(reading, rl)  # after: a label the words already gave keeps its own reason
+        answers(reading, rl)  # after: a label the words already gave keeps its own reason
         if rl.role == CUSTOMER and "objection" not in rl.labels:
-            _pushes_back(reading, rl)
-    _price_talk(reading)
-    _counted(reading)
-    _said_again(reading)
-
-
-# The fifth mention of the same thing in a call, away from where it was last talked about, is rarely a moment
-# of its own: a coach marks where a pain or a price comes up, not each time it is repeated.
-_AGAIN_AFTER = 4
-_NEAR = 4
-
-
-def _said_again(reading: Reading) -> None:
-    seen: dict[str, int] = {}
-    last: dict[str, int] = {}
-    dropped = set()
-    for rl in reading.lines:
-        for label in rl.labels:
-            if label not in REASONS:
-                continue
-            n = seen.get(label, 0)
-            if n >= _AGAIN_AFTER and rl.index - last[label] > _NEAR:
-                dropped.add((rl.index, label))
-            seen[label] = n + 1
-            last[label] = rl.index
-    if dropped:
-        reading.drop(dropped)
-
-
-# A customer's own count of time or money, where no price is being talked about: "down for like seven hours",
-# "ninety minutes of keying", "we spent a hundred and ten grand on fuel", "wrong by about two hundred thousand"
-_COUNTED = re.compile(NUMBER.pattern + r"(?:(?:k|grand|thousand|million|bucks|dollars|minutes|hours|days|weeks|months|"
-                      r"points|percentage points)(?= )(?! ago| from now| out| notice| trial| pilot)"
-                      r"|(?:minute|hour|day|week|month) (?:project|delay|backlog|wait|turnaround|lag))")
-_COUNT_KEYS = frozenset("k grand thousand million bucks dollars minutes hours days weeks months points minute hour day "
-                        "week month".split())
-
-
-def _counted(reading: Reading) -> None:
-    for rl in reading.lines:
-        if rl.role != CUSTOMER or "metrics" in rl.labels or "price" in rl.labels or _COUNT_KEYS.isdisjoint(rl.word_set):
-            continue
-        if not has_number(rl.word_set) or reading.line_find("price_words", rl) or rl.labels.keys() & _NOT_COUNTED:
-            continue  # what the product costs, when a step of buying takes, what date forces it: not a worth
-        for sent in rl.sentences:
-            if sent.asks:
-                continue
-            found = _COUNTED.search(sent.words)
-            if found and sent.words[:found.start() + 1].split()[-1:] in (["every"],):
-                found = None  # "I send him the hours every two weeks": a routine, not a worth
-            if found and " minutes " in found.group(0) + " " and (
-                    not _SPARE_TIME.isdisjoint(sent.own) or _CALL_TIME.search(sent.words)):
-                found = None  # "I've got about fifteen minutes between patients", "I have about twenty minutes": the call's
-            if found and not specific_date(sent.words) and not _conditional(sent.words, found.group(0).strip()):
-                cue = found.group(0).strip()
-                reading.add("metrics", rl, sent.text, REASONS["metrics"].format(cue=cue), cue)
-                break
-
-
-_CALL_TIME = re.compile(r" (?:have|got|give you|take) (?:about |only |just |like |maybe )?" + NUMBER.pattern[1:] + "minutes ")
-_SPARE_TIME = frozenset("got go between another free spare quick call chat meeting".split())
-_NOT_COUNTED = frozenset(("decision_process", "critical_event", "customer_question", "next_step_confirmed", "deferral"))
-
-
-# Once a price is on the table, the next few lines' amounts are prices too, with no price word of their own:
-# "Vanta was like twenty four K", "for three staff it's forty five a month".
-_PRICE_TALK_LINES = 3
-def _price_talk(reading: Reading) -> None:
-    talk_until = -1
-    for rl in reading.lines:
-        if "price" in rl.labels or (rl.role == CUSTOMER and "customer_question" in rl.labels and
-                                     reading.line_find("price_question", rl)):
-            talk_until = rl.index + _PRICE_TALK_LINES
-            continue
-        if rl.index > talk_until or rl.role not in (REP, CUSTOMER) or not has_number(rl.word_set) or rl.date():
-            continue
-        if "decision_process" in rl.labels or "economic_buyer" in rl.labels:
-            continue  # "anything over twenty five thousand goes to our director": a threshold, not a price
-        if "metrics" in rl.labels:
-            continue  # "so three new patients is roughly twenty five hundred a month": a worth, already read
-        found = _money(reading, rl.words, rl.word_set) or reading.line_find("money_rates", rl)
-        if found:
-            cue = found
-            reading.add("price", rl, rl.line.text, f"the price is on the table and this names an amount ('{cue}')", cue)
-            talk_until = rl.index + _PRICE_TALK_LINES
-
-
-# "I don't sign three-year deals", "our chefs are not going to load recipes", "Ravi is going to say no"
-_REFUSAL = re.compile(
-    r" (?:(?:i|we|they|he|she|it|our \w+|my \w+|the \w+)(?: just| really| still| honestly)? "
-    r"(?:don't|do not|won't|will not|can't|cannot|wouldn't|would never|never|are not going to|aren't going to|"
-    r"is not going to|isn't going to|am not going to|are not|is not)"
-    r"|(?:i'm|we're|they're|he's|she's|it's)(?: just| really| still| honestly)? (?:not|never)) "
-    r"(?:going to )?(?:sign|use|load|allow|agree|pay|buy|move|switch|approve|download|accept|do (?:it|that|this|"
-    r"anything)|love|like|go for|adding|add|touch|help|budge|commit|doing (?:it|that|this|anything)|moving|downloading|"
-    r"switching|paying|signing|changing|buying|replacing|touching|putting|want to (?:buy|pay|rebuild|switch|change|move|"
-    r"sign|add|commit|replace|learn|deal))")
-_REFUSAL_KEYS = frozenset("don't won't can't cannot wouldn't never not".split())
-_SAYS_NO = re.compile(r" (?:is|are|will be|would be|he's|she's|they're|it's|[a-z]+'s) (?:going to|gonna) say (?:no|we) "
-                      r"| (?:would|will|he'll|she'll|they'll|he'd|she'd|they'd) (?:say no|veto|kill it|push back) ")
-_SAYS_NO_KEYS = frozenset("say veto kill push".split())
-# After the rep names the price: "Hm. That's not nothing.", "That's more than I figured", "we're paying a hundred sixty"
-_HESITATION = frozenset("hm hmm hmmm mm mmm huh oof ugh whoa yikes ouch".split())
-_WEIGHS_IT = frozenset("still more higher gap adds paying pay budgeted figured expected hoped steep much lot nothing "
-                       "fortune cost costs afford".split())
-_TAKES_IT = frozenset("works fine easy reasonable zone great good perfect affordable doable less cheaper better "
-                      "cheap deal sounds love".split())
-
-
-def _pushes_back(reading: Reading, rl: ReadLine) -> None:
-    """A push back read by its shape, not a listed phrase: a refusal, or a weighing of the rep's price."""
-    for s in rl.sentences:
-        # every refusal has one of these words: most sentences hold none
-        found = ((not _REFUSAL_KEYS.isdisjoint(s.own) and _REFUSAL.search(s.words))
-                 or (not _SAYS_NO_KEYS.isdisjoint(s.own) and _SAYS_NO.search(s.words)))
-        if found and not _conditional(s.words, found.group(0).strip().split()[0]) and "economic_buyer" not in rl.labels:
-            cue = found.group(0).strip()
-            reading.add("objection", rl, s.text, REASONS["objection"].format(cue=cue), cue)
-            return
-    before = reading.lines[rl.index - 1] if rl.index else None
-    if before is None or before.role != REP or "price" not in before.labels or all(s.asks for s in rl.sentences):
-        return
-    first = rl.words.split()[:1]
-    weighs = not _WEIGHS_IT.isdisjoint(rl.word_set) or (first and first[0] in _HESITATION and has_number(rl.word_set))
-    if weighs and _TAKES_IT.isdisjoint(rl.word_set) and not rl.sentences[0].asks:
-        cue = quote_of(rl.sentences[0].text, 40)
-        reading.add("objection", rl, rl.line.text,
-                    f"the rep named the price, the customer weighs it ('{cue}')", cue)
-
-
-def _asked_before(reading: Reading, rl: ReadLine) -> ReadLine | None:
-    """The rep's question this customer line answers, if the line right before is one."""
-    if rl.role != CUSTOMER:
-        return None
-    asked = reading.previous_of_role(rl.index, REP, within=1)
-    return asked if asked is not None and asked.question is not None else None
-
-
-# (label, what the rep asked about, what the answer must hold, reason): an answer says what was asked
-ANSWERS = (
-    ("economic_buyer", "decision_questions", "answer_titles", "asked who decides, the customer names them ('{cue}')"),
-    ("pain", "pain_questions", None, "asked what hurts, the customer says ('{cue}')"),
-    ("metrics", "quantity_questions", "{number}", "asked how much or how often, the customer puts a number on it ('{cue}')"),
-    ("competition", "competition_questions", None, "asked about other vendors or tools, the customer names one ('{cue}')"),
-    ("decision_process", "process_questions", None, "asked how they buy, the customer describes a step ('{cue}')"),
-    ("critical_event", "timeline_questions", "time_words", "asked about timing, the customer names a date or event ('{cue}')"),
-    ("price", "spend_questions", "{money}", "asked what they pay or can spend, the customer names an amount ('{cue}')"),
-    ("objection", "concern_questions", None, "asked what holds them back, the customer says ('{cue}')"),
-)
-
-
-def _about_the_pain(reading: Reading, asked: ReadLine, cue: str) -> bool:
-    """'Slower in what way?' after 'slower than the spreadsheets': the question is about the pain itself."""
-    if reading.line_find("follow_up_cues", asked):
-        return True
-    stems = {w[:5] for w in content_words(f" {cue} ")}
-    return any(w[:5] in stems for w in content_words(asked.words))
-
-
-# "Just me.", "Me and the managing partner, Richard." answer "who decides?" ("Friday works for me" does not)
-# "I'm guessing you're struggling, right?" - "Um, yeah, I mean we've got twenty three locations...": the customer
-# takes up the problem the rep put to them
-_AFFIRMS = re.compile(r" (?:(?:um|uh|so|well|oh) )*(?:yeah|yes|yep|totally|definitely|absolutely|exactly|i mean|honestly|it's)")
-_SELF = re.compile(r"^ (?:(?:yeah|yes|well|honestly|oh|no|nope) )*"
-                   r"(?:(?:just|only|that's|that'd be|it's|that would be) )*(?:me|myself|i do|i am|i'm the one)(?= )")
-
-
-_STEP_NOUNS = frozenset("""committee board counsel legal procurement purchasing security review approval approvals rfp
-tender panel council regents trustees governors""".split())
-
-
-def _answers(reading: Reading, rl: ReadLine) -> None:
-    asked = _asked_before(reading, rl)
-    if asked is None or not rl.sentences:
-        return
-    head = rl.sentences[0].words
-    if (len(rl.words.split()) < 3 and not rl.date() and not _SELF.search(rl.words)) or reading.find(
-            "no_answer", " " + " ".join(head.split()[:1]) + " "):
-        return  # "It is.", "No, not really." ("July first." answers "when?")
-    said_before = reading.previous_of_role(asked.index, CUSTOMER, within=1)
-    if "decision_process" not in rl.labels and not _STEP_NOUNS.isdisjoint(asked.word_set) and (
-            " when " in asked.words or " how long " in asked.words or " how often " in asked.words):
-        # "When does the committee meet?" - "First Monday of every month."; "How long did counsel take?" -
-        # "Three weeks.": when and how long a step of their buying takes is how they buy
-        reading.add("decision_process", rl, rl.line.text, f"asked when or how long a step of buying takes, the "
-                    f"customer says ('{quote_of(rl.sentences[0].text, 40)}')", quote_of(rl.sentences[0].text, 40))
-    if (asked.question[0] == "open" and said_before is not None and "pain" in said_before.labels
-            and (said_before.index, "pain") not in reading.threaded and "pain" not in rl.labels
-            and _about_the_pain(reading, asked, said_before.labels["pain"])):
-        # "Slower in what way?" - the rep asked more about the pain: the answer goes on with it (one step only).
-        reading.threaded.add((rl.index, "pain"))
-        reading.add("pain", rl, rl.line.text, f"asked more about the problem, the customer goes on "
-                    f"('{quote_of(rl.sentences[0].text, 40)}')", said_before.labels["pain"])
-    for label, topic, holds, reason in ANSWERS:
-        if label in rl.labels or (label == "pain" and asked.question[0] != "open" and not (
-                asked.question[0] == "leading" and _AFFIRMS.match(rl.words) and len(rl.word_set) >= 8)) or (
-                label == "price" and "economic_buyer" in rl.labels):  # "I do, but over fifty thousand our CFO signs"
-            continue  # "That must be frustrating, isn't it?" - "It is." names no pain of its own
-        if topic not in asked.cands:
-            continue  # the rep's line holds none of the words this topic is asked with
-        if label == "objection":  # the asking sentence itself: "No worries! So what are you using?" asks no concern
-            asking = " ".join(s.words for s in asked.sentences if s.asks) or asked.question[1].words
-            about = reading.find(topic, asking)
-        else:
-            about = reading.line_find(topic, asked)
-        if not about or (label == "decision_process" and reading.line_find("timeline_questions", asked)):
-            continue  # "When does the board meet?" asks for a date, not for a step
-        if label == "decision_process" and (asked.question[0] != "open" or "economic_buyer" in rl.labels):
-            continue  # "Would she be involved?" - "She might.": a yes or a name is no step of how they buy
-        if label == "critical_event" and "every" in rl.word_set:
-            continue  # "Every other Monday": a routine, not a date that forces the decision
-        if label == "competition":
-            # "Tenable, and Qualys obviously wants to keep us.", "Spreadsheets, mostly.": a tool named, not "Just us."
-            cue = _named_thing(rl) or reading.line_find("homegrown", rl)
-        elif holds is None:
-            cue = quote_of(rl.sentences[0].text, 40)
-        elif holds == "{money}":
-            cue = _money(reading, rl.words, rl.word_set) or (NUMBER.search(rl.words) or [None])[0]
-            cue = cue.strip() if cue else None
-        elif holds == "{number}":
-            if reading.line_find("process_questions", asked) or (
-                    said_before is not None and "decision_process" in said_before.labels):
-                continue  # "How long does that usually take?" about the approvals: a step's length, not an impact
-            found = NUMBER.search(rl.words)
-            cue = found.group(0).strip() if found else None
-        else:
-            cue = reading.line_find(holds, rl)
-            if not cue and label == "economic_buyer":
-                self_named = _SELF.search(rl.words)
-                # "Me and the managing partner, Richard.", "Our general counsel, Ms. Obi."
-                cue = self_named.group(0).strip() if self_named else _named(rl.sentences[0].text)
-            if not cue and label == "critical_event":
-                # "When do they meet next?" - "First Tuesday, so the fourth.", "The twenty third."
-                cue = rl.date() or (_DAY_OF_MONTH.search(rl.words) or [None])[0]
-        if cue:
-            reading.add(label, rl, rl.line.text, reason.format(cue=cue), cue)
+            pushes_back(reading, rl)
+    price_talk(reading)
+    counted(reading)
+    said_again(reading)
 
 
 def _read_line(reading: Reading, rl: ReadLine) -> None:
