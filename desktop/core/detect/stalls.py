@@ -14,6 +14,8 @@
 
 from __future__ import annotations
 
+import re
+
 from desktop.core.detect.lines import Reading, ReadLine, quote_of
 from desktop.core.detect.model import CUSTOMER, REP, UNKNOWN
 from desktop.core.detect.text import MONTHS, WEEKDAYS, specific_date
@@ -125,36 +127,68 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
 
     def action_of(rl: ReadLine) -> str | None:
         if rl.index not in actions:
-            actions[rl.index] = reading.line_find("next_step_action", rl)
+            action = reading.line_find("next_step_action", rl)
+            if not action and rl.role == REP and rl.question is not None and (rl.question[0] == "closed" or rl.question[1].words.startswith(_HOW_ABOUT)) \
+                    and len(rl.words) <= _SHORT_CHARS and rl.date() and _day_words(rl.date()):
+                action = rl.date()  # "Monday at ten?", "How about the twenty second?": asking for a day proposes it
+            actions[rl.index] = action
         return actions[rl.index]
+
+    agreed_days: set[str] = set()  # the days and dates of next steps agreed so far ("wednesday", "twelfth")
+    said: dict[int, set[str]] = {}  # a confirmed line -> the days and hours it names
+
+    def confirm(rl: ReadLine, date: str, reason: str) -> None:
+        confirmed.add(rl.index)
+        agreed_days.update(_day_words(date))
+        said[rl.index] = _when_words(rl.words)
+        reading.add("next_step_confirmed", rl, rl.line.text, reason, date)
 
     for rl in reading.lines:
         if rl.index in skip or rl.role not in (REP, CUSTOMER):
             continue
         action = action_of(rl)
-        answers = None
-        if rl.role == CUSTOMER and not action:
+        answers = None  # "dated": the line answers a dated proposal; "when": a question for a day
+        if rl.role == CUSTOMER:
             proposed = reading.previous_of_role(rl.index, REP, within=1)
             # Naming a day answers a proposal that had one, or a question for one ("when would suit?");
             # "our campaign starts on the second of June" after "would a pilot help?" is an event, not a yes.
-            answers = proposed is not None and bool(
-                action_of(proposed)) and bool(
-                proposed.date() or reading.line_find("when_questions", proposed))
+            if proposed is not None and action_of(proposed):
+                answers = "dated" if proposed.date() else "when" if reading.line_find("when_questions", proposed) else None
+        date = rl.date() if (action or answers or rl.index - 1 in confirmed) else None
+        if not date and not action and rl.role == CUSTOMER and rl.index - 1 in confirmed and \
+                reading.lines[rl.index - 1].role == CUSTOMER and len(rl.words) <= _SHORT_CHARS and _agrees(reading, rl):
+            # "Nineteenth at ten, yes." - "Works for me.": the second customer's yes to the same step
+            confirm(rl, "", "the customer agrees to the next step just agreed")
+            continue
+        if date and not action and not answers:
+            # "Great, nine am on the eleventh": the day just agreed, said back
+            before = reading.lines[rl.index - 1]
+            if before.role != rl.role and _when_words(rl.words) & said.get(before.index, set()) \
+                    and not reading.line_find("disagreement", rl):
+                confirm(rl, date, f"the date just agreed is said back ('{date}')")
+            continue
         if not (action or answers):
             continue  # checked first: the date pattern is the dearest test
-        date = rl.date()
-        if not date or not _commits(reading, rl):
+        if answers == "dated" and not date:
+            date = _time_named(rl.words)  # "nine's fine", "two is fine, two thirty is better"
+        if not date:
+            continue
+        if not (_commits(reading, rl) or _day_words(date) & agreed_days or action == date or (
+                answers == "dated" and (len(rl.words) <= _SHORT_CHARS or len(_when_words(rl.words)) > 1))):
+            # "Thursday at four.", "Karen has Tuesday the twenty fourth at three": a time named as the answer
             continue
         disagrees = reading.line_find("disagreement", rl)
         if rl.role == CUSTOMER:
             # Stating one ("I'll send the contract by Friday") or naming the day the rep asked for
-            # ("Let's say Friday the twenty first at two") is agreeing to it.
-            if not disagrees:
-                confirmed.add(rl.index)
-                reading.add("next_step_confirmed", rl, rl.line.text,
-                            f"the customer commits to a next step with a date ('{date}')", date)
+            # ("Thursday at four", "Let's say Friday the twenty first at two") is agreeing to it.
+            if not disagrees or (answers and reading.find("disagreement", rl.words) in _HEDGES):
+                confirm(rl, date, f"the customer commits to a next step with a date ('{date}')")
             continue
         if not action:
+            continue
+        if rl.question is None and _day_words(date) & agreed_days and not disagrees:
+            # "Alright, talk to you on the twelfth": the rep closes on the day agreed earlier
+            confirm(rl, date, f"the rep says back the day agreed earlier ('{date}')")
             continue
         if rl.question is not None and not (rl.date_in(rl.question[1].words) or reading.find(
                 "proposal_questions", rl.question[1].words, rl.word_set)):
@@ -165,32 +199,25 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
         replies = _replies(reading, rl) if proposal else []
         before = reading.previous_of_role(rl.index, CUSTOMER, within=1)
         first = replies[0] if replies else None
-        taken = first is not None and first.index not in skip and (_agrees(reading, first) or _commits_dated(reading, first))
+        # "I can send our security packet today" - "That'd be great": thanks for a favour, not a step agreed
+        offered_only = rl.question is None and date in _SOFT_DATES
+        taken = first is not None and first.index not in skip and not offered_only and (
+            _agrees(reading, first) or _commits_dated(reading, first) or _names_a_time(reading, first))
         asked_for = before is not None and before.question is not None and before.index not in skip
         if taken:
-            confirmed.add(rl.index)
-            reading.add("next_step_confirmed", rl, rl.line.text,
-                        f"the rep proposes a next step with a date ('{date}') and the customer agrees "
-                        f"('{quote_of(first.line.text, 40)}')", date)
+            confirm(rl, date, f"the rep proposes a next step with a date ('{date}') and the customer agrees "
+                        f"('{quote_of(first.line.text, 40)}')")
             if rl.question is not None:  # a proposal: each customer's yes is the agreement (a recap's "great" is not)
                 for reply in replies:
                     if reply.index not in skip and _agrees(reading, reply):
-                        confirmed.add(reply.index)
-                        reading.add("next_step_confirmed", reply, reply.line.text,
-                                    f"the customer agrees to the next step on '{date}'", date)
+                        confirm(reply, date, f"the customer agrees to the next step on '{date}'")
         elif before is not None and before.index in confirmed:
-            confirmed.add(rl.index)
-            reading.add("next_step_confirmed", rl, rl.line.text,
-                        f"the rep confirms the date the customer agreed ('{date}')", date)
+            confirm(rl, date, f"the rep confirms the date the customer agreed ('{date}')")
         elif before is not None and before.index not in skip and _agrees(reading, before) and _offered(reading, before):
             # "Would it help if I put together a summary?" - "Yes, that would help." - "You'll have it by the ninth."
-            confirmed.add(rl.index)
-            reading.add("next_step_confirmed", rl, rl.line.text,
-                        f"the customer took up the rep's offer and the rep puts a date on it ('{date}')", date)
+            confirm(rl, date, f"the customer took up the rep's offer and the rep puts a date on it ('{date}')")
         elif asked_for and not disagrees and not (first is not None and reading.line_find("disagreement", first)):
-            confirmed.add(rl.index)
-            reading.add("next_step_confirmed", rl, rl.line.text,
-                        f"the customer asked for it and the rep commits to a date ('{date}')", date)
+            confirm(rl, date, f"the customer asked for it and the rep commits to a date ('{date}')")
     vague: set[int] = set()
     for rl in reading.lines:  # "Let's touch base in a few months" may also accept a deferral
         if rl.index in deferrals or rl.index in confirmed or rl.role not in (REP, CUSTOMER):
@@ -209,3 +236,39 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
             vague.add(rl.index)
             reading.add("next_step_vague", rl, rl.line.text,
                         f"a next step with no date or owner ('{cue}'): nobody knows when it happens", cue)
+
+
+_SHORT_CHARS = 48  # a question this short that names a day is about the day; an answer this short, a yes
+_HEDGES = ("let me check", "i'll check", "maybe")  # "Let me check... two is fine": checked, then said yes
+_CLOCK = re.compile(r" (?:at )?(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|noon|\d{1,2}(?::\d\d)?)"
+                    r"(?:'s| is| o'clock)? (?:(?:thirty|fifteen|forty five) )?(?:is )?(?:fine|good|great|works|perfect|ok|okay)")
+_DAY_WORDS = frozenset(WEEKDAYS + MONTHS + """first second third fourth fifth sixth seventh eighth ninth tenth eleventh
+twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth thirtieth""".split())
+
+
+def _time_named(words: str) -> str | None:
+    """'nine's fine', 'two is fine': an hour said as a yes, with no day (the day was asked already)."""
+    found = _CLOCK.search(words)
+    return found.group(0).strip() if found else None
+
+
+def _names_a_time(reading: Reading, rl: ReadLine) -> bool:
+    """'Thursday at four.', 'Nineteenth at ten, yes.': a short reply that names the time is a yes to a dated proposal."""
+    return len(rl.words) <= _SHORT_CHARS and bool(rl.date() or _time_named(rl.words)) and (
+        reading.line_find("disagreement", rl) in (None, *_HEDGES))
+
+
+_HOW_ABOUT = (" how's ", " hows ", " how about ", " what about ", " what's ", " how is ")  # "How's Wednesday at two?"
+_SOFT_DATES = frozenset(["today", "this week", "next week"])
+_HOURS = frozenset("one two three four five six seven eight nine ten eleven twelve noon".split())
+
+
+def _when_words(words: str) -> set[str]:
+    """The days, dates and hours a line names: what a recap says back."""
+    return {w.removesuffix("'s") for w in words.split()} & (_DAY_WORDS | _HOURS) | {
+        w for w in words.split() if w[:1].isdigit() and len(w) <= 5}
+
+
+def _day_words(date: str) -> set[str]:
+    """The words of a date that name one day ('wednesday', 'eleventh'), not 'today' or 'next week'."""
+    return {w.removesuffix("'s") for w in date.split()} & _DAY_WORDS

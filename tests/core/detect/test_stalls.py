@@ -95,3 +95,38 @@ def test_a_yes_to_another_question_is_no_next_step():
 def test_the_rep_commits_to_what_the_customer_asked_for():
     at = labels_at("C: It might. Can you send me a revised quote?", "R: Yes, I'll send it tomorrow morning.")
     assert "next_step_confirmed" in at[1]
+
+
+def test_naming_the_time_answers_a_dated_proposal():
+    at = labels_at("R: Could we do fifteen minutes Thursday afternoon so I can walk you through it?",
+                   "C: Thursday at four.", "R: Great, Thursday at four, I'll send the invite.")
+    assert all("next_step_confirmed" in at[i] for i in (0, 1, 2))
+
+
+def test_a_short_question_for_a_day_is_a_proposal():
+    at = labels_at("C: Monday we're closed, so any time Monday.", "R: Monday at ten?", "C: Monday at ten, yes.",
+                   "R: Great, see you Monday at ten.")
+    assert all("next_step_confirmed" in at[i] for i in (1, 2, 3))
+
+
+def test_a_second_customer_says_yes_to_the_same_step():
+    at = labels_at("R: Could we lock the readout now, the nineteenth at ten?", "C: Nineteenth at ten, yes.",
+                   "C: Works for me.")
+    assert all("next_step_confirmed" in at[i] for i in (0, 1, 2))
+
+
+def test_an_hour_said_as_a_yes():
+    at = labels_at("R: How about Wednesday at two with your manager?", "C: Let me check his calendar... two is fine.")
+    assert "next_step_confirmed" in at[1]
+
+
+def test_a_favour_offered_for_today_is_no_agreed_step():
+    at = labels_at("R: Ok, I can send our security packet today so it's not waiting on us.", "C: That'd be great.")
+    assert "next_step_confirmed" not in at.get(0, set()) | at.get(1, set())
+
+
+def test_a_recap_must_say_back_the_day_agreed():
+    at = labels_at("R: Can you start Monday?", "C: I can start Monday.",
+                   "R: Great, I'll set it up Friday afternoon so it's ready.")
+    assert "next_step_confirmed" in at[1]
+    assert "next_step_confirmed" not in at.get(2, set())
