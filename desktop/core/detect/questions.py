@@ -15,7 +15,7 @@ import re
 from desktop.core.detect.lines import Reading, ReadLine, quote_of
 from desktop.core.detect.model import CUSTOMER, REP
 from desktop.core.detect.phrases import PhraseBook
-from desktop.core.detect.text import Sentence
+from desktop.core.detect.text import Sentence, words_of
 
 WH = frozenset("what what's whats how how's hows why why's when when's where where's wheres which who who's whos whom whose"
                .split())  # whos, hows: Whisper drops the apostrophe
@@ -25,10 +25,11 @@ NEGATIVE_AUX = frozenset("isn't aren't don't doesn't didn't won't wouldn't can't
 SUBJECTS = frozenset("""you your we they it that this there he she i anyone anybody someone somebody the a an any our
 their everyone these those y'all my his her its everything anything something people folks""".split())
 # After "what": these start a statement ("what we need is...", "what a week").
-NOT_AFTER_WHAT = frozenset("we i you they he she it a an i'm we're you're they're really".split())
+NOT_AFTER_WHAT = frozenset("we i you they he she it a an i'm we're you're they're really i'd we'd i'll we'll".split())
 NOT_A_SUBJECT = frozenset("""be been do done let no not so too great fine nice good better worse well that's just also still really
 wait complain say happen work help to""".split())
-AFTER_HOW = AUX | frozenset("much many long often soon big far come about quickly fast exactly well else would".split())
+HAVE_SUBJECTS = frozenset("you y'all they we he she anyone anybody any".split())
+AFTER_HOW = AUX | frozenset("you much many long often soon big far come about quickly fast exactly well else would".split())
 AFTER_WH = AUX | frozenset("""else much many long often kind sort type part if about exactly specifically happens happened
 made makes prompted led brought drives drove matters works worked""".split())
 NOT_QUESTION_STARTS = (" which is why ", " which means ", " which makes ", " what's more ", " what's funny ", " what's worse ",
@@ -51,7 +52,7 @@ def _built_as_question(core: str) -> bool:
     if first in ("what", "whats"):
         return bool(second) and second not in NOT_AFTER_WHAT
     if first in ("how",):
-        return second in AFTER_HOW
+        return second in AFTER_HOW or (len(tokens) > 2 and tokens[2] in AUX)  # "how important is that"
     if first in WH and (first.endswith("'s") or first in ("whos", "hows", "wheres", "whats")):
         return True
     if first in ("who", "whom", "whose", "which"):
@@ -60,6 +61,8 @@ def _built_as_question(core: str) -> bool:
         return second in AFTER_WH
     if first in NEGATIVE_AUX:
         return second in SUBJECTS  # "Don't worry", "Can't complain" ask nothing
+    if first == "have" and second not in HAVE_SUBJECTS:
+        return False  # "Have your paper book with you", "have it ready Thursday": an instruction
     return first in AUX and bool(second) and second not in NOT_A_SUBJECT  # "do managers ever...", not "will do"
 
 
@@ -116,10 +119,14 @@ def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozens
             core, built = " " + core[inside.start() + 1:], True
         elif _SHORT_ASK.fullmatch(core):
             core, built = core, True  # "chaotic how", "slower why"
+        elif _ELLIPTICAL.match(core):
+            built = True  # "you ever looked at Gusto", "anyone else involved", "that work for you": the verb dropped
     opener = tag = _UNASKED  # what is looked up here is not looked up again for the style
     if not (asks or built):
         opener = groups["open_starters"].find(core, ws) if "open_starters" in cands else None
-        if not opener and not ("closed_starters" in cands and groups["closed_starters"].find(core, ws)):
+        if opener and _reported(core, opener):
+            return None  # "Zoe was just walking me through the numbers"
+        if not opener and not ("closed_starters" in cands and groups["closed_starters"].find(s.words, ws)):
             # "So you'd like dashboards, right" without its question mark is still a question
             tag = _tag(s, core, book)
             if not tag:
@@ -132,8 +139,14 @@ def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozens
 # A question that starts inside a run-on line: only the forms no statement takes
 _RUN_ON = re.compile(r" (?:who else|who would|who will|who's going|what would you|what do you|what does your|how do you|"
                      r"how would you|how does your|when do you|when would you|why do you|where do you|what are you|"
-                     r"how are you|what's your|(?:can|could|would) you (?:send|share|show|give|email|walk|set)|how (?:much|many|long|often)(?: \S+){0,3} (?:do|does|did|are|is|would|will|can) "
+                     r"how are you|what's your|where (?:are|do|does|would) you|(?:can|could|would) you (?:send|share|show|give|email|walk|set)|how (?:much|many|long|often)(?: \S+){0,3} (?:do|does|did|are|is|would|will|can) "
                      r"(?:you|your|they|we))(?= )")
+# Yes/no questions said without their first word, as people speak: only forms no statement starts with
+_ELLIPTICAL = re.compile(r" (?:(?:you|you guys|y'all) (?:ever|still) \S+|(?:you |you guys |y'all )?got (?:a|a few|a couple|two|five) "
+                         r"(?:sec|secs|second|seconds|minute|minutes|moment|mins)|(?:have you |you )?ever (?:tried|used|looked|heard|"
+                         r"thought|considered|worked|had|seen|done|talked|spoken|gone)|(?:anyone|anybody) else|any (?:other|plans|chance|"
+                         r"idea|thoughts|luck|news|update|updates|questions|objections|concerns) |anything else|(?:that|this|it) "
+                         r"(?:work|sound|make sense) |make sense $|sound (?:good|fair|ok|okay|right) $)")
 _SHORT_ASK = re.compile(r" \S+(?: \S+)? (?:how|why|where|when) ")
 
 _ASKING: dict[int, frozenset[str]] = {}
@@ -145,6 +158,7 @@ def _could_ask(book: PhraseBook) -> frozenset[str]:
     found = _ASKING.get(key)
     if found is None:
         words = set(WH) | AUX | {"right", "correct"}  # a tag without its question mark: "..., right"
+        words |= {"ever", "anyone", "anybody", "any", "anything", "got", "work", "sound", "make"}  # _ELLIPTICAL
         for name in ("open_starters", "closed_starters"):
             words |= book[name].keys() or set()
         found = _ASKING[key] = frozenset(words)
@@ -153,8 +167,6 @@ def _could_ask(book: PhraseBook) -> frozenset[str]:
 
 def _clauses(text: str, book: PhraseBook) -> list[str]:
     """The words after each comma, fillers stripped."""
-    from desktop.core.detect.text import words_of
-
     parts = re.split(r"[,:;]", text)[1:]  # "Back to quality: how are you tracking defects?"
     return [strip_fillers(words_of(part), book) for part in parts if part.strip()]
 
@@ -206,17 +218,38 @@ def _style(s: Sentence, core: str, built: bool, book: PhraseBook, opener=_UNASKE
         return "leading", f"{tokens[0]} {tokens[1]}…"
     if opener is _UNASKED:
         opener = book.groups["open_starters"].find(core, ws) if "open_starters" in cands else None
-    if opener:
+    if opener and not _reported(core, opener):
         return "open", opener
-    if tokens and tokens[0] in WH and not core.startswith(" how about "):
+    if tokens and tokens[0] in WH and not core.startswith(_CLOSED_WH):
         return "open", " ".join(tokens[:2])
     if tokens and tokens[-1] in WH and len(tokens) <= 4:
         return "open", tokens[-1]  # "chaotic how", "hated it why"
-    if s.asks and tokens and tokens[0] not in AUX and len(tokens) <= 6:
+    if s.asks and tokens and tokens[0] not in AUX and len(tokens) <= 6 and not core.startswith(_CLOSED_WH):
         asked = next((t for t in tokens if t in WH), None)
         if asked:  # "Slower in what way?", "And that's based on what?"
             return "open", asked
+    if s.asks and "," in s.text:
+        last = _clauses(s.text, book)[-1]
+        if last.split()[:1] and last.split()[0] in WH and _built_as_question(last) and not last.startswith(_CLOSED_WH):
+            # "Angela, can I bring you in, where do you sit in all this?": the question asked is the last one
+            return "open", " ".join(last.split()[:2])
+    if s.asks and s.words.startswith(" and ") and len(tokens) <= 6 and tokens[0] in _ABOUT_WORDS:
+        return "open", " ".join(tokens[:2])  # "And the goal for April?", "And since he left?": what about it
     return "closed", " ".join(tokens[:2])
+
+
+_ABOUT_WORDS = frozenset("the your since after before for on with in".split())
+_REPORTED = frozenset("was were is are been just had has".split())
+
+
+def _reported(core: str, opener: str) -> bool:
+    """'Zoe was just walking me through the numbers': the words of a request, told as what happened."""
+    at = core.find(f" {opener} ")
+    return at > 0 and core[:at].split()[-1] in _REPORTED
+
+
+# "How about Tuesday?", "What if I call you on the fifth?": a proposal to say yes or no to
+_CLOSED_WH = (" how about ", " what if i ", " what if we ", " what if you ", " what if the ")
 
 
 RELATIVE = frozenset("which who whom whose where when".split())  # ", which is the problem" asks nothing
@@ -243,6 +276,10 @@ def read_questions(reading: Reading) -> None:
                 asked.append((found[0], s, found[1]))
         if not asked:
             continue
+        if len(asked) > 1 and asked[-1][0] == "closed" and asked[0][0] == "open":
+            # "Where do you sit on this? Is this something the board would approve?": the open question is
+            # narrowed to a yes or no, and the yes or no is what the customer answers
+            asked = [a for a in asked if a[0] != "open"]
         style, sentence, cue = min(asked, key=lambda a: _PRIORITY[a[0]])
         rl.question = (style, sentence, cue)
         if rl.role == REP:

@@ -94,3 +94,37 @@ def test_questions_as_whisper_and_people_say_them(text, label):
 
 def test_a_relative_clause_is_not_a_question():
     assert labels_on(0, "C: We can't see store level, which is the problem.") & QUESTION_LABELS == set()
+
+
+@pytest.mark.parametrize("text", [
+    "What if I call you on the fifth, after you've moved in?",   # a proposal to say yes or no to
+    "How about the twenty second?",
+    "Where do you sit on this? Is this something the board would need to approve?",  # narrowed to a yes or no
+    "you ever looked at Gusto",                                  # the verb dropped, no question mark
+    "anyone else involved in that decision",
+    "that work for you",
+    "Curious if you've looked at anyone else.",
+])
+def test_closed_questions_people_say(text):
+    assert labels_on(0, f"R: {text}") & QUESTION_LABELS == {"rep_question_closed"}
+
+
+@pytest.mark.parametrize("text", [
+    "Angela, can I bring you in, where do you sit in all this?",  # the question asked is the last one
+    "And the DOT work, how important is that to the firm?",
+    "And the goal for April?",
+    "Can I ask, what's happening now that made you call?",
+    "hey, Chad with GreenRoute, how you doing today",
+])
+def test_open_questions_people_say(text):
+    assert labels_on(0, f"R: {text}") & QUESTION_LABELS == {"rep_question_open"}
+
+
+@pytest.mark.parametrize("turn", [
+    "R: So what we'd typically propose for a firm your size is the managed plan.",
+    "R: Zoe was just walking me through the September numbers.",
+    "R: And have your paper book with you, we'll type it in together.",
+    "C: It works, but usage is low.",
+])
+def test_statements_built_like_questions_are_not_questions(turn):
+    assert labels_on(0, turn) & QUESTION_LABELS == set()
