@@ -222,7 +222,16 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
     for rl in reading.lines:  # "Let's touch base in a few months" may also accept a deferral
         if rl.index in deferrals or rl.index in confirmed or rl.role not in (REP, CUSTOMER):
             continue
-        cue = reading.line_find("vague_next_step", rl)
+        words = rl.words
+        if "next_step_vague_negations" in rl.cands:
+            words = _without(reading, "next_step_vague_negations", words, rl.word_set)
+        cue = reading.find("vague_next_step", words, rl.word_set) if "vague_next_step" in rl.cands else None
+        if not cue and rl.question is None:
+            # "I'll check in in a couple of weeks", "let's set up a demo sometime": a step with a time no calendar holds;
+            # "it takes a couple of weeks" is a time with no step
+            cue = reading.find("vague_times", words, rl.word_set) if "vague_times" in rl.cands else None
+            if cue and not (reading.line_find("next_step_action", rl) and _commits(reading, rl)):
+                cue = None
         reply = None
         if not cue:
             # "Talk soon", "just let me know": a goodbye at the end of a dated plan, but the next step itself
@@ -232,10 +241,18 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
             if reply and before is not None and before.role not in (rl.role, UNKNOWN) and (
                     before.index in deferrals or before.index in vague):
                 cue = reply
-        if cue and not rl.date() and rl.word_set.isdisjoint(_NAMED_TIMES):
+        date = rl.date() if cue else None
+        if cue and (not date or date in _SOFT_DATES[1:]) and rl.word_set.isdisjoint(_NAMED_TIMES):
             vague.add(rl.index)
             reading.add("next_step_vague", rl, rl.line.text,
                         f"a next step with no date or owner ('{cue}'): nobody knows when it happens", cue)
+
+
+def _without(reading: Reading, name: str, words: str, word_set: frozenset) -> str:
+    """The words with the list's look-alikes taken out ('just to circle back on the price' names no next step)."""
+    while found := reading.find(name, words, word_set):
+        words = words.replace(f" {found} ", " ", 1)
+    return words
 
 
 _SHORT_CHARS = 48  # a question this short that names a day is about the day; an answer this short, a yes
@@ -259,7 +276,7 @@ def _names_a_time(reading: Reading, rl: ReadLine) -> bool:
 
 
 _HOW_ABOUT = (" how's ", " hows ", " how about ", " what about ", " what's ", " how is ")  # "How's Wednesday at two?"
-_SOFT_DATES = frozenset(["today", "this week", "next week"])
+_SOFT_DATES = ("today", "this week", "next week")  # after today: a week is no day in a calendar
 _HOURS = frozenset("one two three four five six seven eight nine ten eleven twelve noon".split())
 
 

@@ -130,3 +130,28 @@ def test_a_recap_must_say_back_the_day_agreed():
                    "R: Great, I'll set it up Friday afternoon so it's ready.")
     assert "next_step_confirmed" in at[1]
     assert "next_step_confirmed" not in at.get(2, set())
+
+
+@pytest.mark.parametrize("turn", [
+    "R: And I'll check in in a couple weeks?",
+    "R: I'll give you a shout in a couple weeks to see what you thought.",
+    "R: And then let's set up a demo for Howard sometime.",
+    "R: I'll shoot you a follow up email with the deck and pricing.",
+])
+def test_a_step_with_a_time_no_calendar_holds_is_vague(turn):
+    assert "next_step_vague" in labels_on(0, turn)
+
+
+@pytest.mark.parametrize("turn", [
+    "R: The custom connector might take a couple of weeks.",
+    "R: Hey Cody, I'm just following up on the demo from a couple weeks ago.",
+    "R: Just to circle back on the call back feature, is it the cost?",
+    "R: When's a good time for me to call back, like later this week?",
+])
+def test_a_time_without_a_step_is_not_a_vague_next_step(turn):
+    assert "next_step_vague" not in labels_on(0, turn)
+
+
+@pytest.mark.parametrize("text", ["Call me next month, we're slammed.", "I'll call you if I'm interested."])
+def test_call_me_later_is_a_deferral(text):
+    assert "deferral" in labels_on(0, f"C: {text}")
