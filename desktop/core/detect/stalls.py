@@ -18,6 +18,7 @@ import re
 
 from desktop.core.detect.lines import Reading, ReadLine, quote_of
 from desktop.core.detect.model import CUSTOMER, REP, UNKNOWN
+from desktop.core.detect.phrases import has_number
 from desktop.core.detect.text import MONTHS, WEEKDAYS, specific_date
 
 # "I'll ping you in January": a time is named, if not a date; the step is not vague
@@ -42,6 +43,8 @@ def _deferral_cue(reading: Reading, rl: ReadLine) -> tuple[str, str] | None:
             cue = reading.find("deferral_unless_dated", s.words, s.own)
             if cue and (rl.date_in(s.words) or _negated(reading, s.words, cue)):
                 cue = None
+        if cue and " check" in f" {cue}" and has_number(rl.word_set):
+            cue = None  # "Maybe forty terabytes, maybe fifty. I'd have to check.": a figure to confirm, no decision put off
         if cue:
             cues.append(cue)
             said.append(s.text)
@@ -58,7 +61,13 @@ def _probes(reading: Reading, rl: ReadLine) -> bool:
     if rl.question is None:
         return bool(reading.line_find("rep_probes", rl)) and "?" in rl.line.text
     style, sentence, _cue = rl.question
-    return style == "open" or bool(date) or bool(reading.line_find("rep_probes", rl))
+    if bool(date) or reading.line_find("rep_probes", rl):
+        return True
+    if reading.find("rep_errands", sentence.words, sentence.own):
+        return False  # "What's the best email for you?", "Want me to send the deck?": the deferral's errand, run
+    # "Is it more the tips or the hours that's the headache?", "Is the audit wrapping up in December?": asking
+    # about what stands behind the deferral is not taking it
+    return style in ("open", "closed")
 
 
 def _agrees(reading: Reading, rl: ReadLine) -> bool:

@@ -155,3 +155,30 @@ def test_a_time_without_a_step_is_not_a_vague_next_step(turn):
 @pytest.mark.parametrize("text", ["Call me next month, we're slammed.", "I'll call you if I'm interested."])
 def test_call_me_later_is_a_deferral(text):
     assert "deferral" in labels_on(0, f"C: {text}")
+
+
+@pytest.mark.parametrize("reply", [
+    "R: I hear you on the audit, is that wrapping up in December?",
+    "R: For sure. So I send the right thing, is it more the tip splitting or the hours tracking?",
+])
+def test_asking_about_what_stands_behind_the_deferral_does_not_accept_it(reply):
+    assert "deferral_accepted" not in labels_on(1, "C: Circle back with me in the new year.", reply)
+
+
+@pytest.mark.parametrize("reply", [
+    "R: Sure thing, I can do that. What's the best email for you?",
+    "R: Awesome. I'll send it right after this. Any other questions for me?",
+])
+def test_running_the_deferrals_errand_accepts_it(reply):
+    assert "deferral_accepted" in labels_on(1, "C: Just send me something and I'll look at it.", reply)
+
+
+def test_a_figure_to_check_is_no_deferral():
+    assert "deferral" not in labels_on(0, "C: Maybe forty terabytes? Maybe fifty. I'd have to check.")
+
+
+@pytest.mark.parametrize("text", ["I need to run all this by my partner before we do anything.",
+                                  "Honestly I need to sit down with Mark, he's my business partner.",
+                                  "Just send us something and we'll look at it with the team."])
+def test_more_deferrals(text):
+    assert "deferral" in labels_on(0, f"C: {text}")
