@@ -80,16 +80,17 @@ _EVERY = _Every()
 
 
 def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozenset(),
-                  cands: frozenset[str] | None = None) -> tuple[str, str] | None:
+                  cands: frozenset[str] | None = None, rep: bool = False) -> tuple[str, str] | None:
     """(style, cue) if the sentence is a question: style is open, closed or leading; else None.
 
     `names`: the speakers' first names, lower case ("so greg how are you..." opens with a name).
     `cands`: the phrase lists the sentence's line might match (ReadLine.cands); the others are not tried.
+    `rep`: the rep said it (a guess said as a statement is a leading question only from the rep).
     """
     groups = book.groups
     if cands is None:
         cands = _EVERY
-    if not s.asks and s.word_set.isdisjoint(_could_ask(book)):
+    if not s.asks and s.word_set.isdisjoint(_could_ask(book)) and not (rep and "leading_guesses" in cands):
         return None  # no question word anywhere in the line: a statement
     ws = s.own  # core is the sentence's words, or fewer of them, until a clause replaces it
     core = strip_fillers(s.words, book)
@@ -130,6 +131,11 @@ def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozens
             # "So you'd like dashboards, right" without its question mark is still a question
             tag = _tag(s, core, book)
             if not tag:
+                guess = groups["leading_guesses"].find(core, ws) if rep and "leading_guesses" in cands else None
+                if guess and len(core.split()) > len(guess.split()) + 2:
+                    # "I bet your food cost is a big pain point.", "And it's a nightmare, I'm guessing.": the rep
+                    # says the customer's answer for them and waits for the yes
+                    return "leading", guess
                 return None
     style = _style(s, core, built, book, opener, tag, ws, cands)
     return style
@@ -195,8 +201,8 @@ def _tag(s: Sentence, core: str, book: PhraseBook) -> str | None:
     if found in ("yeah", "yes", "no", "true", "agreed") and not s.asks:
         return None
     head_core = strip_fillers(" " + " ".join(head.replace(",", " ").split()) + " ", book)
-    if len(head_core.split()) < 2 or _built_as_question(head_core):
-        return None
+    if len(head_core.split()) < 2 or _built_as_question(head_core) or set(head_core.split()) <= _ECHOES:
+        return None  # "Oh, right, right.": an echo, not a statement with a tag
     return found
 
 
@@ -207,7 +213,7 @@ def _style(s: Sentence, core: str, built: bool, book: PhraseBook, opener=_UNASKE
     ws = s.word_set if ws is None else ws
     cands = _EVERY if cands is None else cands
     lead = book.groups["leading_phrases"].find(core, ws) if "leading_phrases" in cands else None
-    if lead:
+    if lead and not _embedded(core, lead):
         return "leading", lead
     if tag is _UNASKED:
         tag = _tag(s, core, book)
@@ -252,6 +258,16 @@ def _reported(core: str, opener: str) -> bool:
 _CLOSED_WH = (" how about ", " what if i ", " what if we ", " what if you ", " what if the ")
 
 
+def _embedded(core: str, lead: str) -> bool:
+    """'Is there a date you'd want to be switched by?': 'you'd want' inside the question asks, it does not tell."""
+    if not lead.startswith("you"):
+        return False
+    at = core.find(f" {lead} ")
+    return at > 0 and core[:at].split()[-1] not in _BEFORE_TELLING
+
+
+_ECHOES = frozenset("oh ah ok okay right yeah yes yep sure no so well hmm mm".split())
+_BEFORE_TELLING = frozenset("so and then but now".split())
 RELATIVE = frozenset("which who whom whose where when".split())  # ", which is the problem" asks nothing
 _NOT_BEFORE_TAG = frozenset("that's that is it's you're are all exactly quite just alright about".split())
 
@@ -271,7 +287,7 @@ def read_questions(reading: Reading) -> None:
             continue
         asked = []
         for s in rl.sentences:
-            found = read_sentence(s, reading.book, names, rl.cands)
+            found = read_sentence(s, reading.book, names, rl.cands, rl.role == REP)
             if found:
                 asked.append((found[0], s, found[1]))
         if not asked:

@@ -128,3 +128,25 @@ def test_open_questions_people_say(text):
 ])
 def test_statements_built_like_questions_are_not_questions(turn):
     assert labels_on(0, turn) & QUESTION_LABELS == set()
+
+
+@pytest.mark.parametrize("text", [
+    "And I bet your food cost is a big pain point.",   # a guess said as a statement, waiting for the yes
+    "Four months. And I'm guessing the audit fee went up too?",
+    "And it's a nightmare, I'm guessing.",
+])
+def test_a_guess_handed_to_the_customer_is_leading(text):
+    assert labels_on(0, f"R: {text}") & QUESTION_LABELS == {"rep_question_leading"}
+
+
+@pytest.mark.parametrize("text", [
+    "And last thing, is there a date you'd want to be switched by?",   # 'you'd want' inside the question asks
+    "So does that sound like something you'd want to move forward on?",
+])
+def test_you_would_want_inside_a_question_is_not_leading(text):
+    assert labels_on(0, f"R: {text}") & QUESTION_LABELS == {"rep_question_closed"}
+
+
+def test_an_echo_is_not_a_tag():
+    assert labels_on(0, "R: Oh, right, right. So I'll just keep an eye out for the RFP then.") & QUESTION_LABELS == set()
+    assert labels_on(0, "C: I bet that was hard on the team.") & QUESTION_LABELS == set()
