@@ -14,7 +14,7 @@ import re
 
 from desktop.core.detect.lines import Reading, ReadLine, quote_of
 from desktop.core.detect.model import CUSTOMER, REP
-from desktop.core.detect.phrases import PhraseBook
+from desktop.core.detect.phrases import PhraseBook, has_number
 from desktop.core.detect.text import Sentence, words_of
 
 WH = frozenset("what what's whats how how's hows why why's when when's where where's wheres which who who's whos whom whose"
@@ -80,12 +80,14 @@ _EVERY = _Every()
 
 
 def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozenset(),
-                  cands: frozenset[str] | None = None, rep: bool = False) -> tuple[str, str] | None:
+                  cands: frozenset[str] | None = None, rep: bool = False,
+                  first_sentence: bool = True) -> tuple[str, str] | None:
     """(style, cue) if the sentence is a question: style is open, closed or leading; else None.
 
     `names`: the speakers' first names, lower case ("so greg how are you..." opens with a name).
     `cands`: the phrase lists the sentence's line might match (ReadLine.cands); the others are not tried.
     `rep`: the rep said it (a guess said as a statement is a leading question only from the rep).
+    `first_sentence`: the sentence opens its line ("Which is all our revenue." later in a line goes on from the last).
     """
     groups = book.groups
     if cands is None:
@@ -97,6 +99,12 @@ def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozens
     first = core[1:core.find(" ", 1)]
     if first in names and len(core) > len(first) + 3:
         core = strip_fillers(core[len(first) + 1:], book)
+        after = core.split()
+        if not s.asks and len(after) > 1 and after[0] in AUX and after[1] not in SUBJECTS:
+            return None  # "Phil would know better", "Mira can see it too": the name is who, not whom it asks
+    elif first == "which" and not s.asks and core.split()[-1] not in WH and (
+            not first_sentence or core.split()[1:2] and core.split()[1] in _GOES_ON):
+        return None  # "Which is, like, all our revenue.": a clause that goes on from the last sentence
     if "rhetorical" in cands and groups["rhetorical"].find(core, ws) == core.strip():
         return None  # the whole sentence is a tag or a figure of speech: "you know?", "who knows?"
     asks = s.asks
@@ -287,8 +295,8 @@ def read_questions(reading: Reading) -> None:
             continue
         asked = []
         for s in rl.sentences:
-            found = read_sentence(s, reading.book, names, rl.cands, rl.role == REP)
-            if found:
+            found = read_sentence(s, reading.book, names, rl.cands, rl.role == REP, s is rl.sentences[0])
+            if found and not (rl.role == CUSTOMER and _estimate(s, reading.book) and _answers(reading, rl, s)):
                 asked.append((found[0], s, found[1]))
         if not asked:
             continue
@@ -304,6 +312,28 @@ def read_questions(reading: Reading) -> None:
         else:
             reading.add("customer_question", rl, sentence.text,
                         CUSTOMER_REASON.format(quote=quote_of(sentence.text)), cue)
+
+
+def _estimate(s: Sentence, book: PhraseBook) -> bool:
+    """'Maybe forty terabytes?', 'Twenty? Twenty five maybe': a figure said with a rising voice answers, it asks nothing."""
+    core = strip_fillers(s.words, book)
+    tokens = core.split()
+    if not tokens or _built_as_question(core) or len(tokens) > 6 or not WH.isdisjoint(tokens):
+        return False
+    return tokens[0] in _HEDGE_WORDS or has_number(frozenset(tokens))
+
+
+def _answers(reading: Reading, rl: ReadLine, s: Sentence) -> bool:
+    """The figure answers the rep's question just asked, or follows the customer's own guess ('Maybe fifty?')."""
+    if s is not rl.sentences[0]:
+        return True
+    before = reading.lines[rl.index - 1] if rl.index else None
+    return before is not None and before.role == REP and before.question is not None
+
+
+# "Which is all our revenue", "Which I built": the sentence goes on from the one before
+_GOES_ON = frozenset("is was means meant makes made i we he she they you would will has had isn't wasn't".split())
+_HEDGE_WORDS = frozenset("maybe probably about around roughly like approximately possibly".split())
 
 
 def is_question(rl: ReadLine) -> bool:

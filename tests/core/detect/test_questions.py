@@ -150,3 +150,25 @@ def test_you_would_want_inside_a_question_is_not_leading(text):
 def test_an_echo_is_not_a_tag():
     assert labels_on(0, "R: Oh, right, right. So I'll just keep an eye out for the RFP then.") & QUESTION_LABELS == set()
     assert labels_on(0, "C: I bet that was hard on the team.") & QUESTION_LABELS == set()
+
+
+def test_a_name_at_the_start_of_a_statement_is_not_whom_it_asks():
+    from tests.core.detect.talk import labels_at
+    at = labels_at("R: Who else would weigh in?", "C: Riley would know better. Riley can see it too.")
+    assert "customer_question" not in at.get(1, set())
+
+
+@pytest.mark.parametrize("turn", [
+    "C: Which is, like, all our revenue.",
+    "C: I have thirty for the whole thing. Which I know is tight.",
+])
+def test_a_sentence_going_on_with_which_is_no_question(turn):
+    assert labels_on(0, turn) & QUESTION_LABELS == set()
+
+
+def test_a_figure_said_with_a_rising_voice_answers():
+    from tests.core.detect.talk import labels_at
+    at = labels_at("R: How much data do you have?", "C: Maybe forty terabytes? Maybe fifty.")
+    assert "customer_question" not in at.get(1, set())
+    at = labels_at("R: It's around ninety a month per user.", "C: For all two hundred?")
+    assert "customer_question" in at[1]
