@@ -92,7 +92,8 @@ def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozens
     groups = book.groups
     if cands is None:
         cands = _EVERY
-    if not s.asks and s.word_set.isdisjoint(_could_ask(book)) and not (rep and "leading_guesses" in cands):
+    if not s.asks and s.word_set.isdisjoint(_could_ask(book)) and not (rep and "leading_guesses" in cands) \
+            and (s.word_set.isdisjoint(_ELLIPTICAL_WORDS) or _ELLIPTICAL.search(s.words) is None):
         return None  # no question word anywhere in the line: a statement
     ws = s.own  # core is the sentence's words, or fewer of them, until a clause replaces it
     core = strip_fillers(s.words, book)
@@ -128,7 +129,7 @@ def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozens
             core, built = " " + core[inside.start() + 1:], True
         elif _SHORT_ASK.fullmatch(core):
             core, built = core, True  # "chaotic how", "slower why"
-        elif _ELLIPTICAL.match(core):
+        elif not ws.isdisjoint(_ELLIPTICAL_WORDS) and _ELLIPTICAL.match(core):
             built = True  # "you ever looked at Gusto", "anyone else involved", "that work for you": the verb dropped
     opener = tag = _UNASKED  # what is looked up here is not looked up again for the style
     if not (asks or built):
@@ -161,6 +162,7 @@ _ELLIPTICAL = re.compile(r" (?:(?:you|you guys|y'all) (?:ever|still) \S+|(?:you 
                          r"thought|considered|worked|had|seen|done|talked|spoken|gone)|(?:anyone|anybody) else|any (?:other|plans|chance|"
                          r"idea|thoughts|luck|news|update|updates|questions|objections|concerns) |anything else|(?:that|this|it) "
                          r"(?:work|sound|make sense) |make sense $|sound (?:good|fair|ok|okay|right) $)")
+_ELLIPTICAL_WORDS = frozenset("ever got anyone anybody any anything work sound make".split())  # one is in each form
 _SHORT_ASK = re.compile(r" \S+(?: \S+)? (?:how|why|where|when) ")
 
 _ASKING: dict[int, frozenset[str]] = {}
@@ -172,7 +174,6 @@ def _could_ask(book: PhraseBook) -> frozenset[str]:
     found = _ASKING.get(key)
     if found is None:
         words = set(WH) | AUX | {"right", "correct"}  # a tag without its question mark: "..., right"
-        words |= {"ever", "anyone", "anybody", "any", "anything", "got", "work", "sound", "make"}  # _ELLIPTICAL
         for name in ("open_starters", "closed_starters"):
             words |= book[name].keys() or set()
         found = _ASKING[key] = frozenset(words)
@@ -242,8 +243,9 @@ def _style(s: Sentence, core: str, built: bool, book: PhraseBook, opener=_UNASKE
         asked = next((t for t in tokens if t in WH), None)
         if asked:  # "Slower in what way?", "And that's based on what?"
             return "open", asked
-    if s.asks and "," in s.text:
-        last = _clauses(s.text, book)[-1]
+    tail = _CLAUSE_CUT.split(s.text)[-1] if s.asks and "," in s.text else ""
+    if tail and _WH_WORD.search(tail):
+        last = strip_fillers(words_of(tail), book)
         if last.split()[:1] and last.split()[0] in WH and _built_as_question(last) and not last.startswith(_CLOSED_WH):
             # "Angela, can I bring you in, where do you sit in all this?": the question asked is the last one
             return "open", " ".join(last.split()[:2])
@@ -252,6 +254,8 @@ def _style(s: Sentence, core: str, built: bool, book: PhraseBook, opener=_UNASKE
     return "closed", " ".join(tokens[:2])
 
 
+_CLAUSE_CUT = re.compile(r"[,:;]")
+_WH_WORD = re.compile(r"\b(?:what|how|why|when|where|which|who)", re.IGNORECASE)
 _ABOUT_WORDS = frozenset("the your since after before for on with in".split())
 _REPORTED = frozenset("was were is are been just had has".split())
 

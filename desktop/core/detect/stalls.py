@@ -144,12 +144,12 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
         return actions[rl.index]
 
     agreed_days: set[str] = set()  # the days and dates of next steps agreed so far ("wednesday", "twelfth")
-    said: dict[int, set[str]] = {}  # a confirmed line -> the days and hours it names
+    said: dict[int, ReadLine] = {}  # a confirmed line by its index: what a recap says back
 
     def confirm(rl: ReadLine, date: str, reason: str) -> None:
         confirmed.add(rl.index)
         agreed_days.update(_day_words(date))
-        said[rl.index] = _when_words(rl.words)
+        said[rl.index] = rl
         reading.add("next_step_confirmed", rl, rl.line.text, reason, date)
 
     for rl in reading.lines:
@@ -172,7 +172,7 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
         if date and not action and not answers:
             # "Great, nine am on the eleventh": the day just agreed, said back
             before = reading.lines[rl.index - 1]
-            if before.role != rl.role and _when_words(rl.words) & said.get(before.index, set()) \
+            if before.role != rl.role and before.index in said and _when_words(rl) & _when_words(before) \
                     and not reading.line_find("disagreement", rl):
                 confirm(rl, date, f"the date just agreed is said back ('{date}')")
             continue
@@ -183,7 +183,7 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
         if not date:
             continue
         if not (_commits(reading, rl) or _day_words(date) & agreed_days or action == date or (
-                answers == "dated" and (len(rl.words) <= _SHORT_CHARS or len(_when_words(rl.words)) > 1))):
+                answers == "dated" and (len(rl.words) <= _SHORT_CHARS or len(_when_words(rl)) > 1))):
             # "Thursday at four.", "Karen has Tuesday the twenty fourth at three": a time named as the answer
             continue
         disagrees = reading.line_find("disagreement", rl)
@@ -231,16 +231,21 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
     for rl in reading.lines:  # "Let's touch base in a few months" may also accept a deferral
         if rl.index in deferrals or rl.index in confirmed or rl.role not in (REP, CUSTOMER):
             continue
-        words = rl.words
-        if "next_step_vague_negations" in rl.cands:
-            words = _without(reading, "next_step_vague_negations", words, rl.word_set)
-        cue = reading.find("vague_next_step", words, rl.word_set) if "vague_next_step" in rl.cands else None
+        cue = reading.line_find("vague_next_step", rl)
         if not cue and rl.question is None:
             # "I'll check in in a couple of weeks", "let's set up a demo sometime": a step with a time no calendar holds;
             # "it takes a couple of weeks" is a time with no step
-            cue = reading.find("vague_times", words, rl.word_set) if "vague_times" in rl.cands else None
+            cue = reading.line_find("vague_times", rl)
             if cue and not (reading.line_find("next_step_action", rl) and _commits(reading, rl)):
                 cue = None
+        if cue and "next_step_vague_negations" in rl.cands:  # looked for only where a cue is: most lines have none
+            words = _without(reading, "next_step_vague_negations", rl.words, rl.word_set)
+            if words != rl.words:
+                cue = reading.find("vague_next_step", words, rl.word_set)
+                if not cue and rl.question is None:
+                    cue = reading.find("vague_times", words, rl.word_set)
+                    if cue and not (reading.line_find("next_step_action", rl) and _commits(reading, rl)):
+                        cue = None
         reply = None
         if not cue:
             # "Talk soon", "just let me know": a goodbye at the end of a dated plan, but the next step itself
@@ -287,12 +292,13 @@ def _names_a_time(reading: Reading, rl: ReadLine) -> bool:
 _HOW_ABOUT = (" how's ", " hows ", " how about ", " what about ", " what's ", " how is ")  # "How's Wednesday at two?"
 _SOFT_DATES = ("today", "this week", "next week")  # after today: a week is no day in a calendar
 _HOURS = frozenset("one two three four five six seven eight nine ten eleven twelve noon".split())
+_WHEN_WORDS = _DAY_WORDS | _HOURS | frozenset(f"{d}'s" for d in WEEKDAYS) | frozenset(
+    f"{n}{unit}" for n in range(1, 32) for unit in ("", "am", "pm", "st", "nd", "rd", "th", ":00", ":30", ":15", ":45"))
 
 
-def _when_words(words: str) -> set[str]:
-    """The days, dates and hours a line names: what a recap says back."""
-    return {w.removesuffix("'s") for w in words.split()} & (_DAY_WORDS | _HOURS) | {
-        w for w in words.split() if w[:1].isdigit() and len(w) <= 5}
+def _when_words(rl: ReadLine) -> set[str]:
+    """The days, dates and hours a line names: what a recap says back ("monday's" says "monday")."""
+    return {w.removesuffix("'s") for w in rl.word_set & _WHEN_WORDS}
 
 
 def _day_words(date: str) -> set[str]:
