@@ -137,9 +137,14 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
     def action_of(rl: ReadLine) -> str | None:
         if rl.index not in actions:
             action = reading.line_find("next_step_action", rl)
-            if not action and rl.role == REP and rl.question is not None and (rl.question[0] == "closed" or rl.question[1].words.startswith(_HOW_ABOUT)) \
+            asked = rl.question[1].words if rl.question is not None else ""
+            if not action and rl.role == REP and asked and (asked.startswith(_HOW_ABOUT) or (
+                    rl.question[0] == "closed" and _VERBS.isdisjoint(asked.split()))) \
                     and len(rl.words) <= _SHORT_CHARS and rl.date() and _day_words(rl.date()):
                 action = rl.date()  # "Monday at ten?", "How about the twenty second?": asking for a day proposes it
+            elif not action and rl.role == REP and asked and rl.question[0] == "closed" and rl.date_in(asked) \
+                    and _day_words(rl.date_in(asked)) and _commits(reading, rl):
+                action = rl.date_in(asked)  # "Can you get me the list by Friday?": a yes takes the day
             actions[rl.index] = action
         return actions[rl.index]
 
@@ -182,7 +187,9 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
             date = _time_named(rl.words)  # "nine's fine", "two is fine, two thirty is better"
         if not date:
             continue
-        if not (_commits(reading, rl) or _day_words(date) & agreed_days or action == date or (
+        if rl.role == CUSTOMER and answers != "dated" and reading.line_find("calendar_statements", rl):
+            continue  # "She's usually free Wednesday afternoons", "I have a board meeting in five weeks": a calendar told
+        if not (_commits(reading, rl) or rl.role == REP and _day_words(date) & agreed_days or action == date or (
                 answers == "dated" and (len(rl.words) <= _SHORT_CHARS or len(_when_words(rl)) > 1))):
             # "Thursday at four.", "Karen has Tuesday the twenty fourth at three": a time named as the answer
             continue
@@ -225,7 +232,7 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
         elif before is not None and before.index not in skip and _agrees(reading, before) and _offered(reading, before):
             # "Would it help if I put together a summary?" - "Yes, that would help." - "You'll have it by the ninth."
             confirm(rl, date, f"the customer took up the rep's offer and the rep puts a date on it ('{date}')")
-        elif asked_for and not disagrees and not (first is not None and reading.line_find("disagreement", first)):
+        elif asked_for and not offered_only and not disagrees and not (first is not None and reading.line_find("disagreement", first)):
             confirm(rl, date, f"the customer asked for it and the rep commits to a date ('{date}')")
     vague: set[int] = set()
     for rl in reading.lines:  # "Let's touch base in a few months" may also accept a deferral
@@ -291,6 +298,8 @@ def _names_a_time(reading: Reading, rl: ReadLine) -> bool:
 
 _HOW_ABOUT = (" how's ", " hows ", " how about ", " what about ", " what's ", " how is ")  # "How's Wednesday at two?"
 _SOFT_DATES = ("today", "this week", "next week")  # after today: a week is no day in a calendar
+# "Monday at ten?" offers a day; "The market is this Saturday?" asks about one
+_VERBS = frozenset("is are was were do does did will would can could have has had isn't aren't don't".split())
 _HOURS = frozenset("one two three four five six seven eight nine ten eleven twelve noon".split())
 _WHEN_WORDS = _DAY_WORDS | _HOURS | frozenset(f"{d}'s" for d in WEEKDAYS) | frozenset(
     f"{n}{unit}" for n in range(1, 32) for unit in ("", "am", "pm", "st", "nd", "rd", "th", ":00", ":30", ":15", ":45"))

@@ -182,3 +182,21 @@ def test_a_figure_to_check_is_no_deferral():
                                   "Just send us something and we'll look at it with the team."])
 def test_more_deferrals(text):
     assert "deferral" in labels_on(0, f"C: {text}")
+
+
+@pytest.mark.parametrize("turns", [
+    ("R: When's she usually free?", "C: She's usually free Wednesday afternoons."),
+    ("R: When are you next talking to the board chair?", "C: We have a call on Friday."),
+])
+def test_a_calendar_told_is_no_agreed_step(turns):
+    assert "next_step_confirmed" not in labels_on(1, *turns)
+
+
+def test_asking_for_a_day_and_a_yes_is_an_agreed_step():
+    at = labels_at("R: Can you get me the app list by Monday?", "C: Yes, I can do that.")
+    assert "next_step_confirmed" in at[0] and "next_step_confirmed" in at[1]
+
+
+def test_a_question_about_an_event_is_no_proposal():
+    at = labels_at("R: The holiday market is this Saturday?", "C: Yeah, the fourteenth.")
+    assert "next_step_confirmed" not in at.get(0, set()) | at.get(1, set())
