@@ -167,7 +167,15 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
             # Naming a day answers a proposal that had one, or a question for one ("when would suit?");
             # "our campaign starts on the second of June" after "would a pilot help?" is an event, not a yes.
             if proposed is not None and action_of(proposed):
-                answers = "dated" if proposed.date() else "when" if reading.line_find("when_questions", proposed) else None
+                # "I'll send it tomorrow. When are you next talking to the board chair?": the day asked for is the question's
+                asked = proposed.question[1].words if proposed.question is not None else None
+                dated = proposed.date_in(asked) if asked and asked != proposed.words else proposed.date()
+                if asked and not dated and reading.find("when_questions", asked, proposed.word_set):
+                    answers = "when"
+                else:
+                    answers = "dated" if proposed.date() else "when" if reading.line_find("when_questions", proposed) else None
+                if answers == "when" and reading.line_find("calendar_statements", proposed):
+                    answers = None  # "When's she usually free?": the answer tells a calendar, it agrees to nothing
         date = rl.date() if (action or answers or rl.index - 1 in confirmed) else None
         if not date and not action and rl.role == CUSTOMER and rl.index - 1 in confirmed and \
                 reading.lines[rl.index - 1].role == CUSTOMER and len(rl.words) <= _SHORT_CHARS and _agrees(reading, rl):
