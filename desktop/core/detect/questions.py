@@ -28,7 +28,7 @@ their everyone these those y'all my his her its everything anything something pe
 NOT_AFTER_WHAT = frozenset("we i you they he she it a an i'm we're you're they're really i'd we'd i'll we'll".split())
 NOT_A_SUBJECT = frozenset("""be been do done let no not so too great fine nice good better worse well that's just also still really
 wait complain say happen work help to""".split())
-HAVE_SUBJECTS = frozenset("you y'all they we he she anyone anybody any".split())
+HAVE_SUBJECTS = frozenset("you y'all they we he she i anyone anybody any".split())
 AFTER_HOW = AUX | frozenset("you much many long often soon big far come about quickly fast exactly well else would".split())
 AFTER_WH = AUX | frozenset("""else much many long often kind sort type part if about exactly specifically happens happened
 made makes prompted led brought drives drove matters works worked""".split())
@@ -103,8 +103,8 @@ def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozens
         after = core.split()
         if not s.asks and len(after) > 1 and after[0] in AUX and after[1] not in SUBJECTS:
             return None  # "Phil would know better", "Mira can see it too": the name is who, not whom it asks
-    elif first == "which" and not s.asks and core.split()[-1] not in WH and (
-            not first_sentence or core.split()[1:2] and core.split()[1] in _GOES_ON):
+    elif first == "which" and not s.asks and core.split()[-1] not in WH and core.split()[1:2] and (
+            core.split()[1] in _GOES_ON or not first_sentence and core.split()[1] not in _WHICH_ASKS):
         return None  # "Which is, like, all our revenue.": a clause that goes on from the last sentence
     if "rhetorical" in cands and groups["rhetorical"].find(core, ws) == core.strip():
         return None  # the whole sentence is a tag or a figure of speech: "you know?", "who knows?"
@@ -117,8 +117,13 @@ def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozens
     if not built:
         # "Nina, what does the process look like?", "Before I show anything, what prompted...": the question
         # starts after a name or a lead-in
-        for clause in (_clauses(s.text, book) if ("," in s.text or ":" in s.text or ";" in s.text) else ()):
-            if _built_as_question(clause) and (s.asks or clause.split()[0] not in RELATIVE):
+        clauses = _clauses(s.text, book) if ("," in s.text or ":" in s.text or ";" in s.text) else ()
+        for at, clause in enumerate(clauses):
+            last = at == len(clauses) - 1
+            if _built_as_question(clause) and (s.asks or clause.split()[0] not in RELATIVE or (
+                    last and clause.split()[0] != "which" and _leads_in(s.words, names))) or (
+                    last and not s.asks and _ELLIPTICAL.match(clause)):
+                # "If you changed providers, who signs off on it", "hey Gus, it's Kayla, you got a sec"
                 core, built = clause, True
                 ws = s.word_set  # a clause is cut from the text again ("$25,000" -> "$25", "000"): not the sentence's words
                 break
@@ -127,8 +132,8 @@ def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozens
         inside = _RUN_ON.search(core)
         if inside and inside.start() > 0:
             core, built = " " + core[inside.start() + 1:], True
-        elif _SHORT_ASK.fullmatch(core):
-            core, built = core, True  # "chaotic how", "slower why"
+        elif _SHORT_ASK.fullmatch(core) or _SHORT_WH.fullmatch(core):
+            core, built = core, True  # "chaotic how", "slower why", "slower in what way", "why before the board meeting"
         elif not ws.isdisjoint(_ELLIPTICAL_WORDS) and _ELLIPTICAL.match(core):
             built = True  # "you ever looked at Gusto", "anyone else involved", "that work for you": the verb dropped
     opener = tag = _UNASKED  # what is looked up here is not looked up again for the style
@@ -154,15 +159,27 @@ def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozens
 # A question that starts inside a run-on line: only the forms no statement takes
 _RUN_ON = re.compile(r" (?:who else|who would|who will|who's going|what would you|what do you|what does your|how do you|"
                      r"how would you|how does your|when do you|when would you|why do you|where do you|what are you|"
-                     r"how are you|what's your|where (?:are|do|does|would) you|(?:can|could|would) you (?:send|share|show|give|email|walk|set)|how (?:much|many|long|often)(?: \S+){0,3} (?:do|does|did|are|is|would|will|can) "
+                     r"how are you|what's your|where (?:are|do|does|would) you|(?:would|will|does|did|is|can|could) (?:that|it|this) (?:help|work|make|be|sound|change)|"
+                     r"(?:is|are) there (?:anything|any|anyone|anybody)|(?:can|could|should|shall) (?:we|i) (?:do|get|set|book|grab|put|send|schedule)|(?:can|could|would) you (?:send|share|show|give|email|walk|set)|how (?:much|many|long|often)(?: \S+){0,3} (?:do|does|did|are|is|would|will|can) "
                      r"(?:you|your|they|we))(?= )")
 # Yes/no questions said without their first word, as people speak: only forms no statement starts with
-_ELLIPTICAL = re.compile(r" (?:(?:you|you guys|y'all) (?:ever|still) \S+|(?:you |you guys |y'all )?got (?:a|a few|a couple|two|five) "
+_ELLIPTICAL = re.compile(r" (?:(?:you|you guys|y'all) (?:ever|still) \S+|(?:want|need) me to |(?:you |you guys |y'all )?got (?:like )?(?:a|a few|a couple|one|two|five) "
                          r"(?:sec|secs|second|seconds|minute|minutes|moment|mins)|(?:have you |you )?ever (?:tried|used|looked|heard|"
                          r"thought|considered|worked|had|seen|done|talked|spoken|gone)|(?:anyone|anybody) else|any (?:other|plans|chance|"
                          r"idea|thoughts|luck|news|update|updates|questions|objections|concerns) |anything else|(?:that|this|it) "
                          r"(?:work|sound|make sense) |make sense $|sound (?:good|fair|ok|okay|right) $)")
-_ELLIPTICAL_WORDS = frozenset("ever got anyone anybody any anything work sound make".split())  # one is in each form
+_ELLIPTICAL_WORDS = frozenset("ever still got anyone anybody any anything work sound make want need".split())  # one is in each form
+_SHORT_WH = re.compile(r" (?:\S+ ){0,2}(?:in|for|from|by|with|to|about) (?:what|which|who|whom)(?: way| sense| reason| part| kind)? "
+                       r"| (?:\S+ )?how (?:badly|bad|much|many|long|often|so|come|exactly) | why (?:\S+ ){0,4}")
+# A lead-in before a question that starts with who/when/which: "If you changed providers, who signs off on it"
+_LEAD_INS = frozenset("if once when after before and so to just okay ok now then also besides since say".split())
+
+
+def _leads_in(words: str, names: frozenset[str]) -> bool:
+    first = words.split(" ", 2)[1]
+    return first in _LEAD_INS or first in names
+
+
 _SHORT_ASK = re.compile(r" \S+(?: \S+)? (?:how|why|where|when) ")
 
 _ASKING: dict[int, frozenset[str]] = {}
@@ -239,7 +256,7 @@ def _style(s: Sentence, core: str, built: bool, book: PhraseBook, opener=_UNASKE
         return "open", " ".join(tokens[:2])
     if tokens and tokens[-1] in WH and len(tokens) <= 4:
         return "open", tokens[-1]  # "chaotic how", "hated it why"
-    if s.asks and tokens and tokens[0] not in AUX and len(tokens) <= 6 and not core.startswith(_CLOSED_WH):
+    if (s.asks or built) and tokens and tokens[0] not in AUX and len(tokens) <= 6 and not core.startswith(_CLOSED_WH):
         asked = next((t for t in tokens if t in WH), None)
         if asked:  # "Slower in what way?", "And that's based on what?"
             return "open", asked
@@ -304,7 +321,7 @@ def read_questions(reading: Reading) -> None:
                 asked.append((found[0], s, found[1]))
         if not asked:
             continue
-        if len(asked) > 1 and asked[-1][0] == "closed" and asked[0][0] == "open":
+        if len(asked) > 1 and asked[-1][0] == "closed" and asked[0][0] == "open" and len(asked[0][1].words) > 20:
             # "Where do you sit on this? Is this something the board would approve?": the open question is
             # narrowed to a yes or no, and the yes or no is what the customer answers
             asked = [a for a in asked if a[0] != "open"]
@@ -336,6 +353,7 @@ def _answers(reading: Reading, rl: ReadLine, s: Sentence) -> bool:
 
 
 # "Which is all our revenue", "Which I built": the sentence goes on from the one before
+_WHICH_ASKS = frozenset("of one ones part kind type way parts".split())  # "Which of the sixty scare you most"
 _GOES_ON = frozenset("is was means meant makes made i we he she they you would will has had isn't wasn't".split())
 _HEDGE_WORDS = frozenset("maybe probably about around roughly like approximately possibly".split())
 

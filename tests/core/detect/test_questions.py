@@ -172,3 +172,26 @@ def test_a_figure_said_with_a_rising_voice_answers():
     assert "customer_question" not in at.get(1, set())
     at = labels_at("R: It's around ninety a month per user.", "C: For all two hundred?")
     assert "customer_question" in at[1]
+
+
+@pytest.mark.parametrize("text, style", [
+    # speech to text drops the question mark: the question is read from how it is built
+    ("If you changed providers, who signs off on it.", "rep_question_open"),
+    ("And the renewal with your current vendor, when is that.", "rep_question_open"),
+    ("Slower in what way.", "rep_question_open"),
+    ("Why before the board meeting.", "rep_question_open"),
+    ("Ha, yeah, when is it.", "rep_question_open"),
+    ("Eighty percent is better than most. Which of the sixty scare you the most to move.", "rep_question_open"),
+    ("hey Gus, it's Kayla from ShopLogic, your account rep, you got a sec", "rep_question_closed"),
+    ("Want me to set up a quick trial for two of your agents.", "rep_question_closed"),
+    ("we can do a bundle for multi location would that help", "rep_question_closed"),
+    ("Have I caught you at an okay time.", "rep_question_closed"),
+])
+def test_questions_without_their_question_mark(text, style):
+    assert labels_on(0, f"R: {text}") & QUESTION_LABELS == {style}
+
+
+@pytest.mark.parametrize("text", ["And here is the audit log, which shows every change.",
+                                  "So that's ten hours a day lost, which is more than the price difference."])
+def test_a_which_clause_after_a_lead_in_is_no_question(text):
+    assert labels_on(0, f"R: {text}") & QUESTION_LABELS == set()
