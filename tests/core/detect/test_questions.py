@@ -195,3 +195,13 @@ def test_questions_without_their_question_mark(text, style):
                                   "So that's ten hours a day lost, which is more than the price difference."])
 def test_a_which_clause_after_a_lead_in_is_no_question(text):
     assert labels_on(0, f"R: {text}") & QUESTION_LABELS == set()
+
+
+@pytest.mark.parametrize("text, style", [
+    ("and Grant, you're the one signing, or is there someone else, like a business partner", "rep_question_closed"),
+    ("want to set it up right now. it takes ten minutes", "rep_question_closed"),
+    ("And Ingrid, the app list by Monday if you can.", "rep_question_closed"),
+    ("otherwise how's call volume been, any changes at the clinic.", "rep_question_open"),
+])
+def test_more_questions_without_their_question_mark(text, style):
+    assert labels_on(0, f"R: {text}") & QUESTION_LABELS == {style}
