@@ -33,7 +33,7 @@ from desktop.core.detect.questions import read_questions
 from desktop.core.detect.stalls import read_stalls
 
 #: bump when a rule changes, so cached findings are made again
-RULES_VERSION = "2"
+RULES_VERSION = "3"
 
 __all__ = ["CUSTOMER", "FAMILIES", "FAMILY_OF", "FIGURE_KEYS", "GROUP_A", "GROUP_B", "LABELS", "REP", "RULES_VERSION",
            "UNKNOWN", "Figures", "Finding", "Line", "PhraseBook", "PhraseListError", "conversation_figures",
