@@ -92,9 +92,9 @@ def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozens
     groups = book.groups
     if cands is None:
         cands = _EVERY
-    if not s.asks and s.word_set.isdisjoint(_could_ask(book)) and not (rep and "leading_guesses" in cands) \
-            and (s.word_set.isdisjoint(_ELLIPTICAL_WORDS) or _ELLIPTICAL.search(s.words) is None):
-        return None  # no question word anywhere in the line: a statement
+    if not s.asks and s.own.isdisjoint(_could_ask(book)) and not (rep and "leading_guesses" in cands) \
+            and (s.own.isdisjoint(_ELLIPTICAL_WORDS) or _ELLIPTICAL.search(s.words) is None):
+        return None  # no question word in the sentence: a statement
     ws = s.own  # core is the sentence's words, or fewer of them, until a clause replaces it
     core = strip_fillers(s.words, book)
     first = core[1:core.find(" ", 1)]
@@ -132,7 +132,7 @@ def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozens
         inside = _RUN_ON.search(core)
         if inside and inside.start() > 0:
             core, built = " " + core[inside.start() + 1:], True
-        elif _SHORT_ASK.fullmatch(core) or _SHORT_WH.fullmatch(core):
+        elif len(core) < _SHORT_CORE and (_SHORT_ASK.fullmatch(core) or _SHORT_WH.fullmatch(core)):
             core, built = core, True  # "chaotic how", "slower why", "slower in what way", "why before the board meeting"
         elif not ws.isdisjoint(_ELLIPTICAL_WORDS) and _ELLIPTICAL.match(core):
             built = True  # "you ever looked at Gusto", "anyone else involved", "that work for you": the verb dropped
@@ -170,6 +170,7 @@ _ELLIPTICAL = re.compile(r" (?:(?:you|you guys|y'all) (?:ever|still) \S+|(?:want
                          r"idea|thoughts|luck|news|update|updates|questions|objections|concerns|changes|issues|problems|feedback|surprises) |anything else|(?:that|this|it) "
                          r"(?:work|sound|make sense) |make sense $|sound (?:good|fair|ok|okay|right) $)")
 _ELLIPTICAL_WORDS = frozenset("ever still got anyone anybody any anything work sound make want need".split())  # one is in each form
+_SHORT_CORE = 48  # the short forms below are a few words long: a longer sentence is not tried
 _SHORT_WH = re.compile(r" (?:\S+ ){0,2}(?:in|for|from|by|with|to|about) (?:what|which|who|whom)(?: way| sense| reason| part| kind)? "
                        r"| (?:\S+ )?how (?:badly|bad|much|many|long|often|so|come|exactly) | why (?:\S+ ){0,4}")
 # A lead-in before a question that starts with who/when/which: "If you changed providers, who signs off on it"
