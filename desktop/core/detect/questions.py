@@ -253,6 +253,9 @@ def _style(s: Sentence, core: str, built: bool, book: PhraseBook, opener=_UNASKE
     if opener is _UNASKED:
         opener = book.groups["open_starters"].find(core, ws) if "open_starters" in cands else None
     if opener and not _reported(core, opener):
+        after = core[core.find(f" {opener} ") + len(opener) + 1:]
+        if after.startswith(_YES_NO_AFTER):
+            return "closed", opener  # "I'd love to know whether that's set": a yes or a no answers it
         return "open", opener
     if tokens and tokens[0] in WH and not core.startswith(_CLOSED_WH):
         return "open", " ".join(tokens[:2])
@@ -275,6 +278,7 @@ def _style(s: Sentence, core: str, built: bool, book: PhraseBook, opener=_UNASKE
 
 _CLAUSE_CUT = re.compile(r"[,:;]")
 _WH_WORD = re.compile(r"\b(?:what|how|why|when|where|which|who)", re.IGNORECASE)
+_YES_NO_AFTER = (" if ", " whether ")
 _ABOUT_WORDS = frozenset("the your since after before for on with in".split())
 _REPORTED = frozenset("was were is are been just had has".split())
 

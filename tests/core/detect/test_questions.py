@@ -205,3 +205,14 @@ def test_a_which_clause_after_a_lead_in_is_no_question(text):
 ])
 def test_more_questions_without_their_question_mark(text, style):
     assert labels_on(0, f"R: {text}") & QUESTION_LABELS == {style}
+
+
+@pytest.mark.parametrize("text, style", [
+    ("Can you share the MSA template early?", "rep_question_closed"),   # a document asked for, not a story
+    ("Could you share how you report on it today?", "rep_question_open"),
+    ("Just wondering if you've had a chance to look at it", "rep_question_closed"),
+    ("Would love to hear how you handle that today", "rep_question_open"),
+    ("I'd love to know whether that's set for this year", "rep_question_closed"),
+])
+def test_requests_and_wonderings(text, style):
+    assert labels_on(0, f"R: {text}") & QUESTION_LABELS == {style}
