@@ -51,6 +51,8 @@ def _built_as_question(core: str) -> bool:
     first, second = tokens[0], tokens[1] if len(tokens) > 1 else ""
     if first in ("what", "whats"):
         return bool(second) and second not in NOT_AFTER_WHAT
+    if first == "what's" and _WHAT_IS.match(core):
+        return False  # "What's not great is the claims part": a statement about what is
     if first in ("how",):
         return second in AFTER_HOW or (len(tokens) > 2 and tokens[2] in AUX)  # "how important is that"
     if first in WH and (first.endswith("'s") or first in ("whos", "hows", "wheres", "whats")):
@@ -200,9 +202,23 @@ def _could_ask(book: PhraseBook) -> frozenset[str]:
 
 
 def _clauses(text: str, book: PhraseBook) -> list[str]:
-    """The words after each comma, fillers stripped."""
-    parts = re.split(r"[,:;]", text)[1:]  # "Back to quality: how are you tracking defects?"
-    return [strip_fillers(words_of(part), book) for part in parts if part.strip()]
+    """The words after each comma, fillers stripped; not a question someone else asked ("the manager's like,
+    why can't my new person log in") nor a search for a word ("with, uh, what's it called, the BirdEye thing")."""
+    parts = re.split(r"[,:;]", text)  # "Back to quality: how are you tracking defects?"
+    out = []
+    for before, part in zip(parts, parts[1:]):
+        if not part.strip() or before.rstrip().lower().endswith(_REPORTING):
+            continue
+        words = strip_fillers(words_of(part), book)
+        if words not in _WORD_SEARCHES:
+            out.append(words)
+    return out
+
+
+_REPORTING = (" like", " said", " says", " asked", " asks", " goes", " went", " quote", " wondering")
+_WORD_SEARCHES = frozenset(f" {w} " for w in ("what's it called", "whats it called", "what is it called", "what do they call it",
+                                             "what do you call it", "what's the word", "what was it called", "what's his name",
+                                             "what's her name", "what's that called", "what was it"))
 
 
 def _tag(s: Sentence, core: str, book: PhraseBook) -> str | None:
@@ -278,6 +294,7 @@ def _style(s: Sentence, core: str, built: bool, book: PhraseBook, opener=_UNASKE
 
 _CLAUSE_CUT = re.compile(r"[,:;]")
 _WH_WORD = re.compile(r"\b(?:what|how|why|when|where|which|who)", re.IGNORECASE)
+_WHAT_IS = re.compile(r" what's (?:not |really |been |most |more |less |so )?\S+ (?:\S+ )?(?:is|was) (?!it |that |there |this |he |she |they )")
 _YES_NO_AFTER = (" if ", " whether ")
 _ABOUT_WORDS = frozenset("the your since after before for on with in".split())
 _REPORTED = frozenset("was were is are been just had has".split())

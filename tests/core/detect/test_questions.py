@@ -216,3 +216,16 @@ def test_more_questions_without_their_question_mark(text, style):
 ])
 def test_requests_and_wonderings(text, style):
     assert labels_on(0, f"R: {text}") & QUESTION_LABELS == {style}
+
+
+@pytest.mark.parametrize("turn", [
+    "C: What's not great is the insurance claims part.",
+    "C: My manager says we could do this with, uh, what's it called, the BirdEye thing.",
+    "C: And then the manager's like, why can't my new person log in, and it's our fault.",
+])
+def test_statements_holding_a_question_word_are_not_questions(turn):
+    assert labels_on(0, turn) & QUESTION_LABELS == set()
+
+
+def test_whats_then_is_it_still_asks():
+    assert labels_on(0, "R: What's your timeline, is it this quarter?") & QUESTION_LABELS
