@@ -200,3 +200,9 @@ def test_asking_for_a_day_and_a_yes_is_an_agreed_step():
 def test_a_question_about_an_event_is_no_proposal():
     at = labels_at("R: The holiday market is this Saturday?", "C: Yeah, the fourteenth.")
     assert "next_step_confirmed" not in at.get(0, set()) | at.get(1, set())
+
+
+@pytest.mark.parametrize("text", ["Our contract ends on March thirty first, so we'll need to decide before then.",
+                                  "The board needs to sign off, and it has to be done by the fifteenth."])
+def test_a_deadline_told_is_no_agreed_step(text):
+    assert "next_step_confirmed" not in labels_on(0, f"C: {text}")
