@@ -177,6 +177,8 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
                 if answers == "when" and reading.line_find("calendar_statements", proposed):
                     answers = None  # "When's she usually free?": the answer tells a calendar, it agrees to nothing
         date = rl.date() if (action or answers or rl.index - 1 in confirmed) else None
+        if date == "today" and _CURRENTLY.search(rl.words):
+            date = None  # "the rules, written however they're written today": today is how things are, not a day
         if not date and not action and rl.role == CUSTOMER and rl.index - 1 in confirmed and \
                 reading.lines[rl.index - 1].role == CUSTOMER and len(rl.words) <= _SHORT_CHARS and _agrees(reading, rl):
             # "Nineteenth at ten, yes." - "Works for me.": the second customer's yes to the same step
@@ -305,6 +307,9 @@ def _names_a_time(reading: Reading, rl: ReadLine) -> bool:
 
 
 _HOW_ABOUT = (" how's ", " hows ", " how about ", " what about ", " what's ", " how is ")  # "How's Wednesday at two?"
+_CURRENTLY = re.compile(r" (?:use|using|do|doing|done|run|running|have|handle|handling|handled|written|work|works|working|"
+                        r"look|looks|set up|manage|managing|track|tracking|stands|pay|paying|spend|spending|process|system|"
+                        r"protecting|covering|running) today ")
 _SOFT_DATES = ("today", "this week", "next week")  # after today: a week is no day in a calendar
 # "Monday at ten?" offers a day; "The market is this Saturday?" asks about one
 _VERBS = frozenset("is are was were do does did will would can could have has had isn't aren't don't".split())

@@ -206,3 +206,9 @@ def test_a_question_about_an_event_is_no_proposal():
                                   "The board needs to sign off, and it has to be done by the fifteenth."])
 def test_a_deadline_told_is_no_agreed_step(text):
     assert "next_step_confirmed" not in labels_on(0, f"C: {text}")
+
+
+def test_today_as_how_things_are_is_no_date():
+    at = labels_at("R: Could you send me two or three of those rules, written however they're written today?",
+                   "C: Yeah, I can do that.")
+    assert "next_step_confirmed" not in at.get(0, set()) | at.get(1, set())
