@@ -153,7 +153,7 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
 
     def confirm(rl: ReadLine, date: str, reason: str) -> None:
         confirmed.add(rl.index)
-        agreed_days.update(_day_words(date))
+        agreed_days.update(_when_words(rl) & _DAY_WORDS)  # "the twenty second, ok, three o'clock": the day too
         said[rl.index] = rl
         reading.add("next_step_confirmed", rl, rl.line.text, reason, date)
 
@@ -209,6 +209,13 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
             # ("Thursday at four", "Let's say Friday the twenty first at two") is agreeing to it.
             if not disagrees or (answers and reading.find("disagreement", rl.words) in _HEDGES):
                 confirm(rl, date, f"the customer commits to a next step with a date ('{date}')")
+                offered = proposed.date_in(proposed.question[1].words) if answers and proposed.question is not None else None
+                if answers == "dated" and offered and _day_words(offered) and proposed.index not in confirmed \
+                        and proposed.index not in skip:
+                    # "What if I call you on the fifth?" - "The fifth is bad, make it the seventh": the step is taken
+                    # on another day
+                    confirm(proposed, offered, f"the rep proposes a next step with a date ('{offered}') and the customer "
+                            f"takes it ('{quote_of(rl.line.text, 40)}')")
             continue
         if not action:
             continue

@@ -212,3 +212,15 @@ def test_today_as_how_things_are_is_no_date():
     at = labels_at("R: Could you send me two or three of those rules, written however they're written today?",
                    "C: Yeah, I can do that.")
     assert "next_step_confirmed" not in at.get(0, set()) | at.get(1, set())
+
+
+def test_a_proposal_taken_on_another_day():
+    at = labels_at("R: So what if I call you on the fifth, after you've moved in?",
+                   "C: The fifth is a Monday, that's bad. Make it the seventh, Wednesday.")
+    assert "next_step_confirmed" in at[0] and "next_step_confirmed" in at[1]
+
+
+def test_closing_on_the_day_agreed():
+    at = labels_at("R: How about the twenty second? Monday?", "C: The twenty second, ok, afternoon. Three o'clock.",
+                   "R: Great, thanks.", "C: Thanks.", "R: Ok, talk to you on the twenty second.")
+    assert "next_step_confirmed" in at[4]
