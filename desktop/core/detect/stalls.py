@@ -142,6 +142,10 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
                     rl.question[0] == "closed" and _VERBS.isdisjoint(asked.split()))) \
                     and len(rl.words) <= _SHORT_CHARS and rl.date() and _day_words(rl.date()):
                 action = rl.date()  # "Monday at ten?", "How about the twenty second?": asking for a day proposes it
+            elif not action and rl.role == REP and rl.question is None and len(rl.words) <= _SHORT_CHARS \
+                    and rl.date() and _day_words(rl.date()) and _VERBS.isdisjoint(rl.word_set) and rl.index \
+                    and reading.lines[rl.index - 1].role == CUSTOMER and _when_words(reading.lines[rl.index - 1]) & _DAY_WORDS:
+                action = rl.date()  # "Monday we're closed, so Monday any time" - "Monday at ten.": a slot named, its mark dropped
             elif not action and rl.role == REP and asked and rl.question[0] == "closed" and rl.date_in(asked) \
                     and _day_words(rl.date_in(asked)) and _commits(reading, rl):
                 action = rl.date_in(asked)  # "Can you get me the list by Friday?": a yes takes the day

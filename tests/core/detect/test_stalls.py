@@ -224,3 +224,8 @@ def test_closing_on_the_day_agreed():
     at = labels_at("R: How about the twenty second? Monday?", "C: The twenty second, ok, afternoon. Three o'clock.",
                    "R: Great, thanks.", "C: Thanks.", "R: Ok, talk to you on the twenty second.")
     assert "next_step_confirmed" in at[4]
+
+
+def test_a_slot_named_without_its_question_mark():
+    at = labels_at("C: Monday we're closed, so Monday any time.", "R: Monday at ten.", "C: Monday at ten, yes.")
+    assert "next_step_confirmed" in at[1] and "next_step_confirmed" in at[2]
