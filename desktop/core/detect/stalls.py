@@ -70,6 +70,29 @@ def _probes(reading: Reading, rl: ReadLine) -> bool:
     return style in ("open", "closed")
 
 
+def _day_asked(reading: Reading, rl: ReadLine) -> str | None:
+    """The day a rep's line with no next-step words puts to the customer, if it puts one (the line has a date)."""
+    date = rl.date()
+    short = len(rl.words) <= _SHORT_CHARS
+    if rl.question is not None:
+        style, sentence, _cue = rl.question
+        asked = sentence.words
+        if short and _day_words(date) and (asked.startswith(_HOW_ABOUT) or (
+                style == "closed" and _VERBS.isdisjoint(asked.split()))):
+            # "Monday at ten?", "How about the twenty second?": asking for a day proposes it
+            return date
+        if style == "closed":
+            day = rl.date_in(asked)
+            if day and _day_words(day) and _commits(reading, rl):
+                return day  # "Can you get me the list by Friday?": a yes takes the day
+        return None
+    if short and _VERBS.isdisjoint(rl.word_set) and rl.index and _day_words(date):
+        before = reading.lines[rl.index - 1]
+        if before.role == CUSTOMER and _when_words(before) & _DAY_WORDS:
+            return date  # "Monday we're closed, so Monday any time" - "Monday at ten.": a slot named, its mark dropped
+    return None
+
+
 def _agrees(reading: Reading, rl: ReadLine) -> bool:
     head = rl.sentences[0].words if rl.sentences else rl.words
     if reading.line_find("disagreement", rl):
@@ -137,18 +160,8 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
     def action_of(rl: ReadLine) -> str | None:
         if rl.index not in actions:
             action = reading.line_find("next_step_action", rl)
-            asked = rl.question[1].words if rl.question is not None else ""
-            if not action and rl.role == REP and asked and (asked.startswith(_HOW_ABOUT) or (
-                    rl.question[0] == "closed" and _VERBS.isdisjoint(asked.split()))) \
-                    and len(rl.words) <= _SHORT_CHARS and rl.date() and _day_words(rl.date()):
-                action = rl.date()  # "Monday at ten?", "How about the twenty second?": asking for a day proposes it
-            elif not action and rl.role == REP and rl.question is None and len(rl.words) <= _SHORT_CHARS \
-                    and rl.date() and _day_words(rl.date()) and _VERBS.isdisjoint(rl.word_set) and rl.index \
-                    and reading.lines[rl.index - 1].role == CUSTOMER and _when_words(reading.lines[rl.index - 1]) & _DAY_WORDS:
-                action = rl.date()  # "Monday we're closed, so Monday any time" - "Monday at ten.": a slot named, its mark dropped
-            elif not action and rl.role == REP and asked and rl.question[0] == "closed" and rl.date_in(asked) \
-                    and _day_words(rl.date_in(asked)) and _commits(reading, rl):
-                action = rl.date_in(asked)  # "Can you get me the list by Friday?": a yes takes the day
+            if not action and rl.role == REP and _DATE_HINTS.intersection(rl.word_set) and rl.date():
+                action = _day_asked(reading, rl)
             actions[rl.index] = action
         return actions[rl.index]
 
@@ -325,6 +338,7 @@ _SOFT_DATES = ("today", "this week", "next week")  # after today: a week is no d
 # "Monday at ten?" offers a day; "The market is this Saturday?" asks about one
 _VERBS = frozenset("is are was were do does did will would can could have has had isn't aren't don't".split())
 _HOURS = frozenset("one two three four five six seven eight nine ten eleven twelve noon".split())
+_DATE_HINTS = _DAY_WORDS | frozenset(f"{d}'s" for d in WEEKDAYS)  # a day asked for names one of these
 _WHEN_WORDS = _DAY_WORDS | _HOURS | frozenset(f"{d}'s" for d in WEEKDAYS) | frozenset(
     f"{n}{unit}" for n in range(1, 32) for unit in ("", "am", "pm", "st", "nd", "rd", "th", ":00", ":30", ":15", ":45"))
 
