@@ -201,6 +201,20 @@ def _could_ask(book: PhraseBook) -> frozenset[str]:
     return found
 
 
+_TAG_ENDS: dict[int, frozenset[str]] = {}
+
+
+def _tag_ends(book: PhraseBook) -> frozenset[str]:
+    """The words a leading tag can end on."""
+    found = _TAG_ENDS.get(id(book))
+    if found is None:
+        ends = set()
+        for phrase in book["leading_tags"].phrases:
+            ends.update(phrase.split()[-1].rstrip("?").split("/"))
+        found = _TAG_ENDS[id(book)] = frozenset(ends)
+    return found
+
+
 def _clauses(text: str, book: PhraseBook) -> list[str]:
     """The words after each comma, fillers stripped; not a question someone else asked ("the manager's like,
     why can't my new person log in") nor a search for a word ("with, uh, what's it called, the BirdEye thing")."""
@@ -223,6 +237,8 @@ _WORD_SEARCHES = frozenset(f" {w} " for w in ("what's it called", "whats it call
 
 def _tag(s: Sentence, core: str, book: PhraseBook) -> str | None:
     """A tag at the end of a statement ('..., right?', '..., isn't it?') that hands over the answer."""
+    if core.rsplit(None, 1)[-1:] and core.rsplit(None, 1)[-1] not in _tag_ends(book):
+        return None  # every tag ends on one of a few words ("right", "it", "you"): most sentences end on none
     tags = book["leading_tags"]
     text = s.text.rstrip(" ?.!\"'").lower().replace("\u2019", "'")
     if "," not in text:
