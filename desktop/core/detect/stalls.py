@@ -187,7 +187,8 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
                 # "I'll send it tomorrow. When are you next talking to the board chair?": the day asked for is the question's
                 asked = proposed.question[1].words if proposed.question is not None else None
                 dated = proposed.date_in(asked) if asked and asked != proposed.words else proposed.date()
-                if asked and not dated and reading.find("when_questions", asked, proposed.word_set):
+                if asked and not dated and "when_questions" in proposed.cands and reading.find(
+                        "when_questions", asked, proposed.word_set):
                     answers = "when"
                 else:
                     answers = "dated" if proposed.date() else "when" if reading.line_find("when_questions", proposed) else None
@@ -273,11 +274,11 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
         if rl.index in deferrals or rl.index in confirmed or rl.role not in (REP, CUSTOMER):
             continue
         cue = reading.line_find("vague_next_step", rl)
-        if not cue and rl.question is None:
+        if not cue and rl.question is None and action_of(rl):
             # "I'll check in in a couple of weeks", "let's set up a demo sometime": a step with a time no calendar holds;
             # "it takes a couple of weeks" is a time with no step
             cue = reading.line_find("vague_times", rl)
-            if cue and not (reading.line_find("next_step_action", rl) and _commits(reading, rl)):
+            if cue and not _commits(reading, rl):
                 cue = None
         if cue and "next_step_vague_negations" in rl.cands:  # looked for only where a cue is: most lines have none
             words = _without(reading, "next_step_vague_negations", rl.words, rl.word_set)
