@@ -70,6 +70,29 @@ def _probes(reading: Reading, rl: ReadLine) -> bool:
     return style in ("open", "closed")
 
 
+def _answered(reading: Reading, proposed: ReadLine) -> str | None:
+    """What the customer's reply to a rep's line with a next step answers: "dated", a proposal with a day; "when",
+    a question for a day; None, neither.
+
+    Naming a day answers a proposal that had one, or a question for one ("when would suit?"); "our campaign starts on
+    the second of June" after "would a pilot help?" is an event, not a yes.
+    """
+    # "I'll send it tomorrow. When are you next talking to the board chair?": the day asked for is the question's
+    asked = proposed.question[1].words if proposed.question is not None else None
+    dated = proposed.date_in(asked) if asked and asked != proposed.words else proposed.date()
+    if asked and not dated and "when_questions" in proposed.cands and reading.find(
+            "when_questions", asked, proposed.word_set):
+        answers = "when"
+    else:
+        answers = "dated" if proposed.date() else "when" if reading.line_find("when_questions", proposed) else None
+    if answers == "when" and reading.line_find("calendar_statements", proposed):
+        return None  # "When's she usually free?": the answer tells a calendar, it agrees to nothing
+    return answers
+
+
+_UNREAD = object()
+
+
 def _day_asked(reading: Reading, rl: ReadLine) -> str | None:
     """The day a rep's line with no next-step words puts to the customer, if it puts one (the line has a date)."""
     date = rl.date()
@@ -165,6 +188,7 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
             actions[rl.index] = action
         return actions[rl.index]
 
+    answered: dict[int, str | None] = {}  # a proposal's line -> what a reply to it answers (_answered), read once
     agreed_days: set[str] = set()  # the days and dates of next steps agreed so far ("wednesday", "twelfth")
     said: dict[int, ReadLine] = {}  # a confirmed line by its index: what a recap says back
 
@@ -184,16 +208,9 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
             # Naming a day answers a proposal that had one, or a question for one ("when would suit?");
             # "our campaign starts on the second of June" after "would a pilot help?" is an event, not a yes.
             if proposed is not None and action_of(proposed):
-                # "I'll send it tomorrow. When are you next talking to the board chair?": the day asked for is the question's
-                asked = proposed.question[1].words if proposed.question is not None else None
-                dated = proposed.date_in(asked) if asked and asked != proposed.words else proposed.date()
-                if asked and not dated and "when_questions" in proposed.cands and reading.find(
-                        "when_questions", asked, proposed.word_set):
-                    answers = "when"
-                else:
-                    answers = "dated" if proposed.date() else "when" if reading.line_find("when_questions", proposed) else None
-                if answers == "when" and reading.line_find("calendar_statements", proposed):
-                    answers = None  # "When's she usually free?": the answer tells a calendar, it agrees to nothing
+                answers = answered.get(proposed.index, _UNREAD)
+                if answers is _UNREAD:
+                    answers = answered[proposed.index] = _answered(reading, proposed)
         date = rl.date() if (action or answers or rl.index - 1 in confirmed) else None
         if date == "today" and _CURRENTLY.search(rl.words):
             date = None  # "the rules, written however they're written today": today is how things are, not a day
