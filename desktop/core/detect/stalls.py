@@ -205,8 +205,6 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
         answers = None  # "dated": the line answers a dated proposal; "when": a question for a day
         if rl.role == CUSTOMER:
             proposed = reading.previous_of_role(rl.index, REP, within=1)
-            # Naming a day answers a proposal that had one, or a question for one ("when would suit?");
-            # "our campaign starts on the second of June" after "would a pilot help?" is an event, not a yes.
             if proposed is not None and action_of(proposed):
                 answers = answered.get(proposed.index, _UNREAD)
                 if answers is _UNREAD:
