@@ -290,6 +290,8 @@ def _style(s: Sentence, core: str, built: bool, book: PhraseBook, opener=_UNASKE
             return "closed", opener  # "I'd love to know whether that's set": a yes or a no answers it
         return "open", opener
     if tokens and tokens[0] in WH and not core.startswith(_CLOSED_WH):
+        if "," in s.text and _narrowed(s.text, book):
+            return "closed", " ".join(tokens[:2])
         return "open", " ".join(tokens[:2])
     if tokens and tokens[-1] in WH and len(tokens) <= 4:
         return "open", tokens[-1]  # "chaotic how", "hated it why"
@@ -309,6 +311,14 @@ def _style(s: Sentence, core: str, built: bool, book: PhraseBook, opener=_UNASKE
 
 
 _CLAUSE_CUT = re.compile(r"[,:;]")
+
+
+def _narrowed(text: str, book: PhraseBook) -> bool:
+    """'Who owns it day to day, is that you?', 'How do you do it today, is there a compliance person?': the open
+    question ends on a yes or no to say."""
+    last = strip_fillers(words_of(_CLAUSE_CUT.split(text)[-1]), book)
+    tokens = last.split()
+    return len(tokens) > 1 and tokens[0] in AUX and tokens[1] in SUBJECTS and _built_as_question(last)
 _WH_WORD = re.compile(r"\b(?:what|how|why|when|where|which|who)", re.IGNORECASE)
 _WHAT_IS = re.compile(r" what's (?:not |really |been |most |more |less |so )?\S+ (?:\S+ )?(?:is|was) (?!it |that |there |this |he |she |they )")
 _YES_NO_AFTER = (" if ", " whether ")

@@ -229,3 +229,16 @@ def test_statements_holding_a_question_word_are_not_questions(turn):
 
 def test_whats_then_is_it_still_asks():
     assert labels_on(0, "R: What's your timeline, is it this quarter?") & QUESTION_LABELS
+
+
+@pytest.mark.parametrize("text", [
+    "Who would sign off on this on your side, is that you?",    # the question ends on a yes or no to say
+    "How are you doing it today, is there any compliance person?",
+    "who made the final call, was it you or your partner",
+])
+def test_an_open_question_narrowed_to_a_yes_or_no_is_closed(text):
+    assert labels_on(0, f"R: {text}") & QUESTION_LABELS == {"rep_question_closed"}
+
+
+def test_an_open_question_with_a_tail_that_asks_nothing_stays_open():
+    assert labels_on(0, "R: And what do you pay for it today, roughly?") & QUESTION_LABELS == {"rep_question_open"}
