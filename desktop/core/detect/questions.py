@@ -163,7 +163,7 @@ _RUN_ON = re.compile(r" (?:who else|who would|who will|who's going|what would yo
                      r"how would you|how does your|when do you|when would you|why do you|where do you|what are you|"
                      r"how are you|what's your|where (?:are|do|does|would) you|(?:would|will|does|did|is|can|could) (?:that|it|this) (?:help|work|make|be|sound|change)|"
                      r"(?:is|are) there (?:anything|any|anyone|anybody)|or (?:is|are|do|does|did|would|will|can|should|was) "
-                     r"(?:there|it|you|he|she|they|that|we|your)|if you (?:can|could|don't mind|get a chance)(?= $)|(?:can|could|should|shall) (?:we|i) (?:do|get|set|book|grab|put|send|schedule)|(?:can|could|would) you (?:send|share|show|give|email|walk|set)|how (?:much|many|long|often)(?: \S+){0,3} (?:do|does|did|are|is|would|will|can) "
+                     r"(?:there|it|you|he|she|they|that|we|your)|if you (?:can|could|don't mind|get a chance)(?= $)|or not(?= $)|or no(?= $)|(?:can|could|should|shall) (?:we|i) (?:do|get|set|book|grab|put|send|schedule)|(?:can|could|would) you (?:send|share|show|give|email|walk|set)|how (?:much|many|long|often)(?: \S+){0,3} (?:do|does|did|are|is|would|will|can) "
                      r"(?:you|your|they|we))(?= )")
 # Yes/no questions said without their first word, as people speak: only forms no statement starts with
 _ELLIPTICAL = re.compile(r" (?:(?:you|you guys|y'all) (?:ever|still) \S+|(?:want|need) me to |(?:you )?want to (?:set|see|try|hop|jump|get|do|go|book|grab|take|start|walk|give) |(?:you |you guys |y'all )?got (?:like )?(?:a|a few|a couple|one|two|five) "

@@ -242,3 +242,16 @@ def test_an_open_question_narrowed_to_a_yes_or_no_is_closed(text):
 
 def test_an_open_question_with_a_tail_that_asks_nothing_stays_open():
     assert labels_on(0, "R: And what do you pay for it today, roughly?") & QUESTION_LABELS == {"rep_question_open"}
+
+
+@pytest.mark.parametrize("text", [
+    "Just so I have it right, the regional managers are still the ones who decide.",  # a check said as a statement
+    "Okay, so just to confirm, you're the decision maker here.",
+    "you're still on the old system or not",
+])
+def test_a_check_said_as_a_statement_is_closed(text):
+    assert labels_on(0, f"R: {text}") & QUESTION_LABELS == {"rep_question_closed"}
+
+
+def test_wanting_to_confirm_later_asks_nothing():
+    assert labels_on(0, "R: I'd want to confirm once I see row counts.") & QUESTION_LABELS == set()
