@@ -95,7 +95,8 @@ def read_sentence(s: Sentence, book: PhraseBook, names: frozenset[str] = frozens
     if cands is None:
         cands = _EVERY
     if not s.asks and s.own.isdisjoint(_could_ask(book)) and not (rep and "leading_guesses" in cands) \
-            and (s.own.isdisjoint(_ELLIPTICAL_WORDS) or _ELLIPTICAL.search(s.words) is None):
+            and (s.own.isdisjoint(_ELLIPTICAL_WORDS) or _ELLIPTICAL.search(s.words) is None) \
+            and not s.words.endswith(_OR_NOT):
         return None  # no question word in the sentence: a statement
     ws = s.own  # core is the sentence's words, or fewer of them, until a clause replaces it
     core = strip_fillers(s.words, book)
@@ -171,6 +172,7 @@ _ELLIPTICAL = re.compile(r" (?:(?:you|you guys|y'all) (?:ever|still) \S+|(?:want
                          r"thought|considered|worked|had|seen|done|talked|spoken|gone)|(?:anyone|anybody) else|any (?:other|plans|chance|"
                          r"idea|thoughts|luck|news|update|updates|questions|objections|concerns|changes|issues|problems|feedback|surprises) |anything else|(?:that|this|it) "
                          r"(?:work|sound|make sense) |make sense $|sound (?:good|fair|ok|okay|right) $)")
+_OR_NOT = (" or not ", " or no ")  # "you're still on the old system or not"
 _ELLIPTICAL_WORDS = frozenset("ever still got anyone anybody any anything work sound make want need".split())  # one is in each form
 _SHORT_CORE = 48  # the short forms below are a few words long: a longer sentence is not tried
 _SHORT_WH = re.compile(r" (?:\S+ ){0,2}(?:in|for|from|by|with|to|about) (?:what|which|who|whom)(?: way| sense| reason| part| kind)? "
