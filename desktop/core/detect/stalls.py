@@ -271,9 +271,14 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
             _agrees(reading, first) or _commits_dated(reading, first) or _names_a_time(reading, first))
         asked_for = before is not None and before.question is not None and before.index not in skip
         if taken:
+            # a proposal, asked or said ("Let's book Tuesday at nine"): each customer's yes is the agreement; a recap
+            # of a day already agreed ("Let's say ten am on the twenty eighth, I'll send the invite") is not a
+            # proposal, and its "great" is no agreement
+            fresh = rl.question is not None or not (before is not None and before.index in confirmed
+                                                    or _when_words(rl) & agreed_days)
             confirm(rl, date, f"the rep proposes a next step with a date ('{date}') and the customer agrees "
                         f"('{quote_of(first.line.text, 40)}')")
-            if rl.question is not None:  # a proposal: each customer's yes is the agreement (a recap's "great" is not)
+            if fresh:
                 for reply in replies:
                     if reply.index not in skip and _agrees(reading, reply):
                         confirm(reply, date, f"the customer agrees to the next step on '{date}'")

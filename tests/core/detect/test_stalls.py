@@ -229,3 +229,15 @@ def test_closing_on_the_day_agreed():
 def test_a_slot_named_without_its_question_mark():
     at = labels_at("C: Monday we're closed, so Monday any time.", "R: Monday at ten.", "C: Monday at ten, yes.")
     assert "next_step_confirmed" in at[1] and "next_step_confirmed" in at[2]
+
+
+def test_the_yes_to_a_proposal_said_not_asked():
+    at = labels_at("R: Let's book a planning session for Tuesday at nine with your team.", "C: Sounds good.")
+    assert "next_step_confirmed" in at[0] and "next_step_confirmed" in at[1]
+
+
+def test_the_great_after_a_recap_is_no_agreement():
+    at = labels_at("R: Could we meet on the twenty eighth?", "C: The twenty eighth works for me.",
+                   "C: Morning is better for him.", "R: Let's say ten am on the twenty eighth. I'll send the invite now.",
+                   "C: Great.")
+    assert "next_step_confirmed" not in at.get(4, set())
