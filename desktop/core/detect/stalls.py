@@ -210,8 +210,10 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
                 if answers is _UNREAD:
                     answers = answered[proposed.index] = _answered(reading, proposed)
         date = rl.date() if (action or answers or rl.index - 1 in confirmed) else None
-        if date == "today" and _CURRENTLY.search(rl.words):
-            date = None  # "the rules, written however they're written today": today is how things are, not a day
+        if date == "today" and (rl.index < _OPENING or _CURRENTLY.search(rl.words)):
+            # "the rules, written however they're written today": today is how things are, not a day; "you booked a
+            # call for today": at the call's start, today is this call
+            date = None
         if not date and not action and rl.role == CUSTOMER and rl.index - 1 in confirmed and \
                 reading.lines[rl.index - 1].role == CUSTOMER and len(rl.words) <= _SHORT_CHARS and _agrees(reading, rl):
             # "Nineteenth at ten, yes." - "Works for me.": the second customer's yes to the same step
@@ -230,7 +232,7 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
             date = _time_named(rl.words)  # "nine's fine", "two is fine, two thirty is better"
         if not date:
             continue
-        if rl.role == CUSTOMER and answers != "dated" and reading.line_find("calendar_statements", rl):
+        if rl.role == CUSTOMER and reading.line_find("calendar_statements", rl):
             continue  # "She's usually free Wednesday afternoons", "I have a board meeting in five weeks": a calendar told
         if not (_commits(reading, rl) or rl.role == REP and _day_words(date) & agreed_days or action == date or (
                 answers == "dated" and (len(rl.words) <= _SHORT_CHARS or len(_when_words(rl)) > 1))):
@@ -352,6 +354,7 @@ def _names_a_time(reading: Reading, rl: ReadLine) -> bool:
 
 
 _HOW_ABOUT = (" how's ", " hows ", " how about ", " what about ", " what's ", " how is ")  # "How's Wednesday at two?"
+_OPENING = 3  # the first lines of a call greet: "today" there is the call itself
 _CURRENTLY = re.compile(r" (?:use|using|do|doing|done|run|running|have|handle|handling|handled|written|work|works|working|"
                         r"look|looks|set up|manage|managing|track|tracking|stands|pay|paying|spend|spending|process|system|"
                         r"protecting|covering|running) today ")

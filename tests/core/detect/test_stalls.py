@@ -241,3 +241,14 @@ def test_the_great_after_a_recap_is_no_agreement():
                    "C: Morning is better for him.", "R: Let's say ten am on the twenty eighth. I'll send the invite now.",
                    "C: Great.")
     assert "next_step_confirmed" not in at.get(4, set())
+
+
+def test_the_call_itself_is_no_next_step():
+    at = labels_at("R: Hey Devon, you booked a call for today, is now still good?", "C: Yeah, yeah, hi.")
+    assert "next_step_confirmed" not in at.get(0, set()) | at.get(1, set())
+
+
+def test_a_habit_told_in_answer_to_a_dated_proposal_is_no_yes():
+    at = labels_at("R: When's a good time for Jess, could I grab her for twenty minutes this week?",
+                   "C: You'd have to ask her. She's usually free Wednesday afternoons.")
+    assert "next_step_confirmed" not in at.get(1, set())
