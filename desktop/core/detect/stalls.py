@@ -289,7 +289,7 @@ def _next_steps(reading: Reading, skip: set[int], deferrals: set[int]) -> None:
         elif before is not None and before.index not in skip and _agrees(reading, before) and _offered(reading, before):
             # "Would it help if I put together a summary?" - "Yes, that would help." - "You'll have it by the ninth."
             confirm(rl, date, f"the customer took up the rep's offer and the rep puts a date on it ('{date}')")
-        elif asked_for and not offered_only and not disagrees and not (first is not None and reading.line_find("disagreement", first)):
+        elif asked_for and date not in _SOFT_DATES and not disagrees and not (first is not None and reading.line_find("disagreement", first)):
             confirm(rl, date, f"the customer asked for it and the rep commits to a date ('{date}')")
     vague: set[int] = set()
     for rl in reading.lines:  # "Let's touch base in a few months" may also accept a deferral
