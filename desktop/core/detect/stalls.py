@@ -80,9 +80,15 @@ def _answered(reading: Reading, proposed: ReadLine) -> str | None:
     # "I'll send it tomorrow. When are you next talking to the board chair?": the day asked for is the question's
     asked = proposed.question[1].words if proposed.question is not None else None
     dated = proposed.date_in(asked) if asked and asked != proposed.words else proposed.date()
-    if asked and not dated and "when_questions" in proposed.cands and reading.find(
-            "when_questions", asked, proposed.word_set):
-        answers = "when"
+    if asked and not dated:
+        # "Your renewal comes up on November first. Do you want to keep the same plan?": the question asks no day;
+        # "I'll send it by Friday. Does that work?" puts the line's day to the customer
+        if "when_questions" in proposed.cands and reading.find("when_questions", asked, proposed.word_set):
+            answers = "when"
+        elif proposed.date() and reading.find("proposal_questions", asked, proposed.word_set):
+            answers = "dated"
+        else:
+            answers = None
     else:
         answers = "dated" if proposed.date() else "when" if reading.line_find("when_questions", proposed) else None
     if answers == "when" and reading.line_find("calendar_statements", proposed):

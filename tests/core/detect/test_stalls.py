@@ -252,3 +252,9 @@ def test_a_habit_told_in_answer_to_a_dated_proposal_is_no_yes():
     at = labels_at("R: When's a good time for Jess, could I grab her for twenty minutes this week?",
                    "C: You'd have to ask her. She's usually free Wednesday afternoons.")
     assert "next_step_confirmed" not in at.get(1, set())
+
+
+def test_a_question_that_asks_no_day_gets_no_dated_yes():
+    at = labels_at("R: Your renewal comes up on November first. Do you want to keep the same plan?",
+                   "C: Probably, but at twelve thousand a year I'd want a better rate if we sign for two years.")
+    assert "next_step_confirmed" not in at.get(0, set()) | at.get(1, set())
