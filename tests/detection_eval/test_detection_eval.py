@@ -69,16 +69,21 @@ def test_a_folder_without_truth_is_refused_by_name(tmp_path):
     assert out.returncode == 1 and "lonely.truth.json: missing" in out.stderr
 
 
-@pytest.mark.parametrize("name, a_floor, b_floor", [("blind", (0.80, 0.75), (0.45, 0.40)),
-                                                     ("after", (0.80, 0.75), (0.45, 0.40)),
-                                                     ("fresh", (0.72, 0.70), (0.45, 0.48))])
+@pytest.mark.parametrize("name, a_floor, b_floor", [("blind", (0.80, 0.83), (0.49, 0.56)),
+                                                     ("after", (0.83, 0.80), (0.53, 0.55)),
+                                                     ("fresh", (0.76, 0.76), (0.52, 0.52)),
+                                                     ("final", (0.79, 0.76), (0.45, 0.47)),
+                                                     ("blind_second", (0.87, 0.85), (0.56, 0.49)),
+                                                     ("fresh_second", (0.90, 0.89), (0.58, 0.51))])
 def test_the_sets_never_tuned_on_are_measured_and_do_not_fall_back(name, a_floor, b_floor):
     """`blind` was labelled by a coach from the method's text before the rules existed; `after` by another,
     after them; `fresh` by a third, from the method's text only, while the rules were being widened, and
-    first read after. None was ever looked at while writing the rules. Their figures are reported in the
-    issue (the goals are not met on them yet); these floors only catch a rule change that makes them worse."""
+    first read after; `final` by a fourth, the same way, while the rules were widened again, and first read
+    after (`*_second`: the blind and fresh calls as a second coach labelled them). None was ever looked at
+    while writing the rules. Their figures are reported in the issue (the goals are not met on most of them
+    yet); these floors, a little under this round's figures, only catch a rule change that makes them worse."""
     folder = Path(__file__).parent / name
-    assert len(list(folder.glob("*.vtt"))) >= 20
+    assert len(list(folder.glob("*.vtt"))) >= 24
     out = subprocess.run([sys.executable, "-m", "tests.detection_eval", str(folder), "--json"], cwd=REPO,
                          capture_output=True, text=True, timeout=300, check=True)
     a, b = json.loads(out.stdout)["groups"]["A"], json.loads(out.stdout)["groups"]["B"]
