@@ -14,6 +14,8 @@ def register(sub, common) -> None:
     inner = parser.add_subparsers(dest="db_command", metavar="ACTION", required=True)
     chk = inner.add_parser("check", parents=[common], help="integrity, references, schema, search index")
     chk.add_argument("--json", action="store_true")
+    chk.add_argument("--full", action="store_true",
+                     help="also FTS5's check of every search entry (saves in an open Callmark wait while it runs)")
     chk.set_defaults(handler=_check)
     bak = inner.add_parser("backup", parents=[common], help="online backup of the store")
     bak.add_argument("-o", "--output", metavar="FILE")
@@ -48,7 +50,7 @@ def _bar(label: str):
 def _check(args, ctx) -> int:
     bar, update = _bar("checking the store")
     try:
-        report = maintenance.check(ctx.store, progress=update)
+        report = maintenance.check(ctx.store, progress=update, full=args.full)
     finally:
         bar.finish()
     if args.json:

@@ -58,3 +58,20 @@ def test_a_backup_shows_its_progress_and_finishes_while_the_store_is_written(sto
     quiet = []
     online_backup(store.path, tmp_path / "quiet.sqlite3", progress=lambda d, t: quiet.append(d), step_pages=8)
     assert len(quiet) > 3 and quiet == sorted(quiet), quiet  # nobody writing: straight through, step by step
+
+
+def test_a_search_index_out_of_step_is_found_without_holding_the_store(store, tone):
+    """The search index is read, not rebuilt (a write, which the coach's saves would wait for): lines spread
+    over the store are looked up by their own words. Lines written behind the index's back are found out."""
+    fill(store, tone)
+    assert maintenance.check(store).search_index == "ok"
+    con = sqlite3.connect(store.path)
+    with con:
+        con.execute("DROP TRIGGER moment_fts_update")  # as a broken upgrade could leave it
+        con.execute("UPDATE moment SET note = 'zebracrossing quartzite', quote = ''")
+    con.close()
+    report = maintenance.check(store)
+    assert not report.ok and "moment_fts" in report.search_index and "is not found by its word" in report.search_index
+    steps = []
+    full = maintenance.check(store, progress=lambda d, t, w: steps.append(w), full=True)
+    assert "search, every entry: moment_fts" in steps and not full.ok
