@@ -13,7 +13,6 @@ calls whose findings were written again are parsed again). Target 300 ms. Quick:
 from __future__ import annotations
 
 import os
-import sqlite3
 import statistics
 import sys
 import tempfile
@@ -21,39 +20,22 @@ import time
 from datetime import date
 from pathlib import Path
 
-from tests.benchmarks.bench_detect_library import _with_roles
-from tests.benchmarks.bench_search import build
+from tests.benchmarks.bench_queue import managers_library
 
 
 def run(quick: bool) -> dict[str, float]:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
 
-    from db.store import open_store
     from desktop.core.adoption import proposed_focus
-    from desktop.services import adoption, coaching_sessions, cycles, indicators
-    from desktop.services.suggestions import refresh_library
+    from desktop.services import adoption, coaching_sessions, indicators
     from desktop.ui.coaching.dashboard import DashboardView
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     calls = 500 if quick else 2000
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "dashboard.sqlite3"
-        build(path, calls)
-        _with_roles(path, calls)
-        store = open_store(path)
-        cycle = cycles.add_cycle(store, "Morgan Manager", "2026-11-01")
-        store.close()
-        con = sqlite3.connect(path)
-        with con:
-            manager = con.execute("SELECT id FROM person WHERE name = 'Morgan Manager'").fetchone()[0]
-            con.executemany("UPDATE call SET manager_id = ?, recorded_at = ? WHERE id = ?",
-                            [(manager, f"2026-11-{1 + c % 28:02d} 10:00:00.000000", c) for c in range(1, calls + 1)])
-        con.close()
-        store = open_store(path)
+        store, cycle = managers_library(Path(tmp), calls)
         try:
-            for _ in refresh_library(store):
-                pass
             behavior, indicator = proposed_focus("missed_follow_up")
             adoption.set_focus_from_pattern(store, cycle.id, "missed_follow_up", behavior, indicator,
                                             on=date(2026, 11, 1))

@@ -19,29 +19,38 @@ from tests.benchmarks.bench_detect_library import _with_roles
 from tests.benchmarks.bench_search import build
 
 
-def run(quick: bool) -> dict[str, float]:
+def managers_library(folder: Path, calls: int):
+    """A store in `folder` with `calls` generated calls, all Morgan's and dated across a cycle from 1 November,
+    read once by the detection pass: (the open store, the cycle)."""
     from db.store import open_store
-    from desktop.services import coaching_queue, cycles
+    from desktop.services import cycles
     from desktop.services.suggestions import refresh_library
+
+    path = folder / "manager.sqlite3"
+    build(path, calls)
+    _with_roles(path, calls)
+    store = open_store(path)
+    cycle = cycles.add_cycle(store, "Morgan Manager", "2026-11-01")
+    store.close()
+    con = sqlite3.connect(path)
+    with con:
+        manager = con.execute("SELECT id FROM person WHERE name = 'Morgan Manager'").fetchone()[0]
+        con.executemany("UPDATE call SET manager_id = ?, recorded_at = ? WHERE id = ?",
+                        [(manager, f"2026-11-{1 + c % 28:02d} 10:00:00.000000", c) for c in range(1, calls + 1)])
+    con.close()
+    store = open_store(path)
+    for _ in refresh_library(store):
+        pass
+    return store, cycle
+
+
+def run(quick: bool) -> dict[str, float]:
+    from desktop.services import coaching_queue
 
     calls = 150 if quick else 500
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "queue.sqlite3"
-        build(path, calls)
-        _with_roles(path, calls)
-        store = open_store(path)
-        cycle = cycles.add_cycle(store, "Morgan Manager", "2026-11-01")
-        store.close()
-        con = sqlite3.connect(path)
-        with con:
-            manager = con.execute("SELECT id FROM person WHERE name = 'Morgan Manager'").fetchone()[0]
-            con.executemany("UPDATE call SET manager_id = ?, recorded_at = ? WHERE id = ?",
-                            [(manager, f"2026-11-{1 + c % 28:02d} 10:00:00.000000", c) for c in range(1, calls + 1)])
-        con.close()
-        store = open_store(path)
+        store, cycle = managers_library(Path(tmp), calls)
         try:
-            for _ in refresh_library(store):
-                pass
             queue_ms, baseline_ms = [], []
             for _ in range(7):
                 t = time.perf_counter()
