@@ -434,8 +434,8 @@ class TranscriptionJob:
         if kind == "segment":
             segment = Segment.from_dict(message["segment"])
             self.segments.append(segment)
-            if segment.end_ms <= self._preview_end_ms:
-                return None  # the preview shows these seconds already
+            if segment.start_ms < self._preview_end_ms:
+                return None  # the preview shows these seconds already (a line across its end, too: no line twice)
             return SegmentDecoded(len(self.segments) - 1, segment)
         if kind == "progress":
             duration = message["duration_ms"]

@@ -199,7 +199,7 @@ def test_a_long_call_shows_a_preview_first_and_keeps_only_the_real_pass(long_cal
     assert result.segments[0].start_ms < previews[0].segment.end_ms, "the real pass starts at the beginning"
     real = [e for e in shown if not e.preview]
     assert [e.segment for e in real] == result.segments[len(result.segments) - len(real):]
-    assert all(e.segment.end_ms > previews[-1].segment.end_ms for e in real)
+    assert all(e.segment.start_ms >= previews[-1].segment.end_ms for e in real), "no line is shown twice"
     assert all(result.segments[e.index] is e.segment for e in real)
     text = " ".join(s.text for s in result.segments).lower()
     assert text.count("send me some information") >= 6  # the phrase is said eight times
