@@ -158,3 +158,18 @@ def test_the_queue_transcribes_two_calls_at_once_in_one_child_and_saves_each(sto
     for call_id in ids:
         text = " ".join(s.text for s in transcripts.current_transcript(store, call_id).segments).lower()
         assert "send me some information" in text and "demo next week" in text
+
+
+@pytest.mark.slow
+def test_a_broken_recording_fails_alone_while_the_other_call_in_the_child_is_saved(store, tmp_path):
+    """Two calls share the Whisper child: the one whose file cannot be decoded fails with its file named,
+    and the other goes on to its transcript."""
+    good, bad = _spoken(tmp_path, 2)
+    ids = [calls.add_call(store, path, title=path.stem)[0].id for path in (bad, good)]
+    bad.write_bytes(b"not a recording any more " * 400)  # the file went bad on disk after it was added
+    q.enqueue(store, ids)
+    outcomes = {o.call_id: o for o in q.run_queue(store, cpu_threads=1, parallel=2)}
+    broken, fine = outcomes[ids[0]], outcomes[ids[1]]
+    assert fine.outcome == "transcribed" and fine.lines > 0
+    assert broken.outcome == "failed" and bad.name in broken.detail, broken
+    assert q.entry(store, ids[0]).state == "failed" and q.entry(store, ids[1]) is None

@@ -97,3 +97,31 @@ def test_two_calls_are_transcribed_at_once_in_one_child_and_both_saved(qtbot, ma
     assert calls.get_call(store, a).transcript_status == "whisper" == calls.get_call(store, b).transcript_status
     assert q.entries(store) == [] and ctl.queue.running_calls == []
     qtbot.waitUntil(lambda: ctl.queue._whisper is None, timeout=5_000)  # noqa: SLF001 - the child went
+
+
+@pytest.mark.slow
+def test_closing_the_window_while_two_calls_run_leaves_both_waiting_and_no_child(qtbot, make_window, store, demo_media,
+                                                                                tmp_path):
+    import os
+
+    second = calls.add_call(store, demo_media, title="Acme discovery")[0].id
+    from tests.services.test_transcription_queue import _spoken
+
+    first = calls.add_call(store, _spoken(tmp_path, 1)[0], title="Spoken")[0].id
+    window = make_window()
+    ctl = install_transcription(window, cpu_threads=1, parallel=2)
+    assert ctl.queue.add_many([second, first]) == 2
+    assert sorted(ctl.queue.running_calls) == sorted([first, second])
+    job = ctl.queue.run_of(second).transcription.job
+    qtbot.waitUntil(lambda: job.pid is not None, timeout=10_000)  # the thread has started the child
+    pid = job.pid
+    window.close()
+    assert [(e.call_id, e.state) for e in q.entries(store)] == [(second, "waiting"), (first, "waiting")]
+    assert calls.get_call(store, second).transcript_status == "none"
+    try:
+        os.kill(pid, 0)
+        with open(f"/proc/{pid}/stat") as f:
+            gone = f.read().split()[2] == "Z"
+    except ProcessLookupError:
+        gone = True
+    assert gone, "the Whisper child went with the window"
