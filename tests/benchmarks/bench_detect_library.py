@@ -30,11 +30,11 @@ def _with_roles(path: Path, calls: int) -> None:
     con.close()
 
 
-def _timed_pass(app, store) -> tuple[float, list[float]]:
+def frame_gaps(app, work) -> tuple[float, list[float]]:
+    """Run the generator function `work` through the window's one background helper (run_task) while a 5 ms
+    timer ticks on the GUI thread: (seconds it took, the gaps between ticks in ms — each a frame's length)."""
     from PySide6.QtCore import QTimer
 
-    from desktop.services.library_pass import paced
-    from desktop.services.suggestions import refresh_library
     from desktop.ui.tasks import run_task
 
     gaps: list[float] = []
@@ -49,13 +49,9 @@ def _timed_pass(app, store) -> tuple[float, list[float]]:
     timer.setInterval(5)
     timer.timeout.connect(tick)
     done = []
-
-    def every_call():  # as the window runs it (desktop.ui.controllers.suggestions.run_over_library)
-        return (yield from paced(refresh_library(store)))
-
     started = time.perf_counter()
     timer.start()
-    run_task(every_call, lambda _r: done.append(True), on_error=lambda exc: done.append(exc),
+    run_task(work, lambda _r: done.append(True), on_error=lambda exc: done.append(exc),
              on_progress=lambda _p: None)
     while not done:
         app.processEvents()
@@ -64,6 +60,16 @@ def _timed_pass(app, store) -> tuple[float, list[float]]:
     if done[0] is not True:
         raise done[0]
     return time.perf_counter() - started, gaps
+
+
+def _timed_pass(app, store) -> tuple[float, list[float]]:
+    from desktop.services.library_pass import paced
+    from desktop.services.suggestions import refresh_library
+
+    def every_call():  # as the window runs it (desktop.ui.controllers.suggestions.run_over_library)
+        return (yield from paced(refresh_library(store)))
+
+    return frame_gaps(app, every_call)
 
 
 def run(quick: bool) -> dict[str, float]:

@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.benchmarks.bench_detect_library import _with_roles
+from tests.benchmarks.bench_detect_library import _with_roles, frame_gaps
 from tests.benchmarks.bench_search import VOCAB, WORDS_PER_SEGMENT, build
 
 
@@ -37,43 +37,19 @@ def _frame_gaps(store, name: str, phrases: list[str]) -> list[float]:
     import os
 
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
     from desktop.services import trackers
-    from desktop.ui.tasks import run_task
+    from desktop.services.library_pass import paced
     from desktop.ui.trackers import PAUSE_S  # imported before the timer starts, as in a running window
 
     app = QApplication.instance() or QApplication([])
     trackers.add(store, name, "either", phrases)
-    gaps: list[float] = []
-    last = [time.perf_counter()]
-
-    def tick() -> None:
-        now = time.perf_counter()
-        gaps.append((now - last[0]) * 1000)
-        last[0] = now
-
-    timer = QTimer()
-    timer.setInterval(5)
-    timer.timeout.connect(tick)
-    done = []
-    timer.start()
 
     def count():  # as the window runs it: paced progress, resting now and then (desktop.ui.trackers)
-        from desktop.services.library_pass import paced
-
         yield from paced(trackers.recount_library(store, pause_s=PAUSE_S))
 
-    run_task(count, lambda _r: done.append(True),
-             on_error=lambda exc: done.append(exc), on_progress=lambda _p: None)
-    while not done:
-        app.processEvents()
-        time.sleep(0.001)
-    timer.stop()
-    if done[0] is not True:
-        raise done[0]
-    return sorted(gaps)
+    return sorted(frame_gaps(app, count)[1])
 
 
 def run(quick: bool) -> dict[str, float]:

@@ -8,22 +8,9 @@ import multiprocessing
 import pytest
 
 from desktop.errors import CallmarkError
-from desktop.services import calls, library_pass, trackers, transcript_io
-from tests.conftest import make_tone
-from tests.services.demo_script import write_script_vtt
+from desktop.services import library_pass, trackers
 
 HERE = 10**9  # child_from no library reaches: read in this process
-
-
-@pytest.fixture
-def two_calls(store, demo_media, tmp_path):
-    made = []
-    for n, media in enumerate((demo_media, make_tone(tmp_path / "second.wav")), start=1):
-        call, _ = calls.add_call(store, media, title=f"Discovery {n}", rep="Riley Rep")
-        made.append(call.id)
-    for n, call_id in enumerate(made):
-        transcript_io.import_transcript(store, call_id, write_script_vtt(tmp_path / f"c{n}.vtt"))
-    return made
 
 
 def _found(store, name):

@@ -6,24 +6,11 @@ import pytest
 
 from desktop.core.trackers import TrackerError
 from desktop.errors import NotFound
-from desktop.services import calls, trackers, transcript_io, transcripts
-from tests.conftest import make_tone
-from tests.services.demo_script import write_script_vtt
+from desktop.services import trackers, transcripts
 
 pytestmark = pytest.mark.both_stores  # the services on SQLite and on a team store (no FTS5 there: every line read)
 
 DEFERRAL_LINE = 125551  # Casey: "... Just send me some information ..."
-
-
-@pytest.fixture
-def two_calls(store, demo_media, tmp_path):
-    made = []
-    for n, media in enumerate((demo_media, make_tone(tmp_path / "second.wav")), start=1):
-        call, _ = calls.add_call(store, media, title=f"Discovery {n}", rep="Riley Rep")
-        made.append(call.id)
-    for n, call_id in enumerate(made):
-        transcript_io.import_transcript(store, call_id, write_script_vtt(tmp_path / f"c{n}.vtt"))
-    return made
 
 
 def _hit_rows(store, call_id):
