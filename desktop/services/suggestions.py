@@ -29,6 +29,7 @@ from desktop.core.detect import (
     Line,
     PhraseBook,
     conversation_figures,
+    default_weights,
     detect,
     load_phrase_book,
 )
@@ -134,7 +135,7 @@ def _lines(store: Store, call_id: int) -> tuple[int | None, list[Line]]:
 
 def fingerprint(lines: list[Line], roles: dict, book: PhraseBook) -> str:
     # One string hashed once: the same digest as feeding the pieces one by one, without a call per line.
-    parts = [f"rules {RULES_VERSION}\x1ephrases {book.fingerprint()}\x1e"]
+    parts = [f"rules {RULES_VERSION}\x1ephrases {book.fingerprint()}\x1eweights {default_weights().source}\x1e"]
     parts += [f"{name}\x1f{roles[name]}\x1e" for name in sorted(roles, key=str)]
     parts += [f"{ln.start_ms}\x1f{ln.end_ms}\x1f{ln.speaker}\x1f{ln.text}\x1e" for ln in lines]
     return hashlib.sha256("".join(parts).encode()).hexdigest()

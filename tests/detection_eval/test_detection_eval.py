@@ -69,26 +69,67 @@ def test_a_folder_without_truth_is_refused_by_name(tmp_path):
     assert out.returncode == 1 and "lonely.truth.json: missing" in out.stderr
 
 
-@pytest.mark.parametrize("name, a_floor, b_floor", [("blind", (0.80, 0.83), (0.49, 0.56)),
-                                                     ("after", (0.83, 0.80), (0.53, 0.55)),
-                                                     ("fresh", (0.76, 0.76), (0.52, 0.52)),
-                                                     ("final", (0.79, 0.76), (0.45, 0.47)),
-                                                     ("blind_second", (0.87, 0.85), (0.56, 0.49)),
-                                                     ("fresh_second", (0.90, 0.89), (0.58, 0.51))])
-def test_the_sets_never_tuned_on_are_measured_and_do_not_fall_back(name, a_floor, b_floor):
-    """`blind` was labelled by a coach from the method's text before the rules existed; `after` by another,
-    after them; `fresh` by a third, from the method's text only, while the rules were being widened, and
-    first read after; `final` by a fourth, the same way, while the rules were widened again, and first read
-    after (`*_second`: the blind and fresh calls as a second coach labelled them). None was ever looked at
-    while writing the rules. Their figures are reported in the issue (the goals are not met on most of them
-    yet); these floors, a little under this round's figures, only catch a rule change that makes them worse."""
-    folder = Path(__file__).parent / name
-    assert len(list(folder.glob("*.vtt"))) >= 24
+def _groups_of(folder: Path) -> tuple[dict, dict]:
     out = subprocess.run([sys.executable, "-m", "tests.detection_eval", str(folder), "--json"], cwd=REPO,
                          capture_output=True, text=True, timeout=300, check=True)
-    a, b = json.loads(out.stdout)["groups"]["A"], json.loads(out.stdout)["groups"]["B"]
+    groups = json.loads(out.stdout)["groups"]
+    return groups["A"], groups["B"]
+
+
+@pytest.mark.parametrize("name, a_floor, b_floor", [("heldout_w1", (0.85, 0.76), (0.58, 0.56)),
+                                                     ("heldout_w2", (0.78, 0.76), (0.56, 0.57))])
+def test_the_sets_never_tuned_on_are_measured_and_do_not_fall_back(name, a_floor, b_floor):
+    """Two coaches wrote these calls from the method's text and the label definitions alone, blind to the rules
+    and to the learned weights, before the weights were made; neither rules nor weights were ever tuned on them
+    (tests.detection_eval.train.HELD_OUT). Their figures are reported in the issue (the goals are not met on them
+    yet); these floors, a little under this round's figures, only catch a change that makes them worse."""
+    folder = Path(__file__).parent / name
+    assert len(list(folder.glob("*.vtt"))) >= 24
+    a, b = _groups_of(folder)
     assert a["precision"] >= a_floor[0] and a["recall"] >= a_floor[1]
     assert b["precision"] >= b_floor[0] and b["recall"] >= b_floor[1]
+
+
+@pytest.mark.parametrize("name, a_floor, b_floor", [("blind", (0.80, 0.83), (0.85, 0.88)),
+                                                     ("after", (0.83, 0.80), (0.85, 0.88)),
+                                                     ("fresh", (0.76, 0.76), (0.85, 0.88)),
+                                                     ("final", (0.79, 0.76), (0.80, 0.90)),
+                                                     ("blind_second", (0.87, 0.85), (0.83, 0.64)),
+                                                     ("fresh_second", (0.90, 0.89), (0.80, 0.72))])
+def test_the_older_sets_the_weights_were_learned_from_do_not_fall_back(name, a_floor, b_floor):
+    """`blind`, `after`, `fresh` and `final` were held out from the rules; since the learned reading they are
+    among the calls its weights are learned from (with dev and dev2), so their qualification figures are
+    figures on training calls and say only that the weights learned what they were given. Group A is the
+    rules' alone and was never tuned on them. (`*_second`: the blind and fresh calls as a second coach
+    labelled them, not learned from, but the same calls.)"""
+    a, b = _groups_of(Path(__file__).parent / name)
+    assert a["precision"] >= a_floor[0] and a["recall"] >= a_floor[1]
+    assert b["precision"] >= b_floor[0] and b["recall"] >= b_floor[1]
+
+
+def test_training_makes_weights_the_finder_reads(tmp_path):
+    """The whole path on real labelled calls: the development set read by the rules, a model fitted, its
+    weights written and read back, and the finder through them finds what those calls were labelled."""
+    from desktop.core.detect import GROUP_B, Weights, detect
+    from tests.detection_eval import train
+
+    rows = train.rows_of(("dev",))
+    made = train.weights_json(*train.fit(rows), ("dev",))
+    path = tmp_path / "weights.json"
+    path.write_text(json.dumps(made), encoding="utf-8")
+    weights = Weights.load(path)
+    assert weights.source == made["digest"] and (weights.keep, weights.add) == (train.KEEP_AT, train.ADD_AT)
+    found = truth = 0
+    for vtt in sorted(DEV.glob("*.vtt"))[:20]:
+        said, roles, labels = train.labelled_lines(vtt)
+        by_start: dict[int, set[str]] = {}
+        for f in detect(said, roles, weights=weights):
+            by_start.setdefault(f.start_ms, set()).add(f.label)
+        for line, wanted in zip(said, labels):
+            wanted = wanted & set(GROUP_B)
+            truth += len(wanted)
+            found += len(wanted & by_start.get(line.start_ms, set()))
+    assert truth > 20 and found / truth >= 0.8
 
 
 def test_a_second_coachs_labels_are_scored_like_findings(tmp_path):

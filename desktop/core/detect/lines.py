@@ -24,6 +24,8 @@ class ReadLine:
     cands: frozenset[str]  # the phrase lists that might match this line (PhraseBook.candidates)
     question: tuple | None = None  # (style, sentence, cue) once the questions family has read it
     labels: dict[str, str] = field(default_factory=dict)  # label -> cue, as the families find them
+    pieces: tuple | None = None  # what learned.features names of the line, made once
+    finds: dict[str, str | None] = field(default_factory=dict)  # line_find's answers: several readers ask the same
     _date: object = _UNREAD
 
     def date(self) -> str | None:
@@ -63,7 +65,13 @@ class Reading:
 
     def line_find(self, name: str, rl: ReadLine) -> str | None:
         """find(name, rl.words, rl.word_set), skipping a list the line's words cannot match (rl.cands)."""
-        return self._groups[name].find(rl.words, rl.word_set) if name in rl.cands else None
+        if name not in rl.cands:
+            return None
+        finds = rl.finds
+        if name in finds:
+            return finds[name]
+        found = finds[name] = self._groups[name].find(rl.words, rl.word_set)
+        return found
 
     def add(self, label: str, at: ReadLine, quote: str, reason: str, cue: str = "") -> None:
         if label in at.labels:

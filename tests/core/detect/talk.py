@@ -1,8 +1,12 @@
-"""Short made-up calls for the detector tests: 'R: ...' is the rep, 'C: ...' the customer."""
+"""Short made-up calls for the detector tests: 'R: ...' is the rep, 'C: ...' the customer.
+
+These read the rules alone (detect.read_rules): each test states what a rule decides about a line. The
+learned reading that weighs the rules' findings afterwards is tested on its own (test_learned.py) and,
+with everything, on whole labelled calls (tests/detection_eval)."""
 
 from __future__ import annotations
 
-from desktop.core.detect import Line, detect
+from desktop.core.detect import Line, read_rules
 
 REP_NAME, CUSTOMER_NAME = "Riley Rep", "Casey Customer"
 ROLES = {REP_NAME: "rep", CUSTOMER_NAME: "customer"}
@@ -18,8 +22,8 @@ def lines(*turns: str) -> list[Line]:
     return out
 
 
-def found(*turns: str, roles=ROLES, **kwargs) -> list:
-    return detect(lines(*turns), roles, **kwargs)
+def found(*turns: str, roles=ROLES, book=None) -> list:
+    return read_rules(lines(*turns), roles, book).findings()
 
 
 def labels_at(*turns: str, roles=ROLES) -> dict[int, set[str]]:
