@@ -25,7 +25,8 @@ from pathlib import Path
 import numpy as np
 
 from desktop.core.detect.lines import Reading, ReadLine
-from desktop.core.detect.model import GROUP_B, REP
+from desktop.core.detect.model import CUSTOMER, GROUP_B, REP
+from desktop.core.detect.text import STOPWORDS
 from desktop.errors import CallmarkError
 
 WEIGHTS = ("detect", "learned", "weights.json")  # under the shipped resources (desktop.paths.resource)
@@ -131,9 +132,9 @@ class Weights:
             else:
                 self.tables[0][name] = row
         self.nothing = len(weights)
-        self.matrix = np.zeros((len(weights) + 1, len(labels)))
+        self.matrix = np.zeros((len(weights) + 1, len(labels)), dtype=np.float32)
         if weights:
-            self.matrix[:-1] = np.array(list(weights.values()), dtype=np.float64)
+            self.matrix[:-1] = np.array(list(weights.values()), dtype=np.float32)
 
     @classmethod
     def load(cls, path: Path | None = None) -> Weights:
@@ -206,7 +207,8 @@ def read_learned(reading: Reading, weights: Weights | None = None) -> None:
     added = []
     for i, k in zip(*np.nonzero(scores >= weights.add_cut)):
         rl, label = lines[i], weights.labels[k]
-        if label not in rl.labels and not _ruled_out(reading, rl, label):
+        if rl.role in (REP, CUSTOMER) and label not in rl.labels and not _ruled_out(reading, rl, label):
+            # a line whose speaker's side is unknown is not guessed at: the weights read who is speaking
             added.append((rl, label, _reason(weights, reading, i, k)))
     reading.drop(drop)
     for rl, label, reason in added:
@@ -233,8 +235,9 @@ def _reason(weights: Weights, reading: Reading, i: int, k: int) -> str:
         for name in names:
             kind = name[1:3]
             row = table.get(name) if kind in ("w:", "b:") else None
-            if row is not None and column[row] > 0:
-                weighed.append((column[row], name[3:].replace("_", " ")))
+            said = name[3:].split("_")
+            if row is not None and column[row] > 0 and any(len(w) > 2 and w not in STOPWORDS for w in said):
+                weighed.append((column[row], " ".join(said)))  # a word that says something, or two with one
         return [f"'{value}'" for _w, value in sorted(weighed, reverse=True)[:most]]
 
     own = heaviest(_pieces(lines[i])[0], weights.tables[0], 3)
