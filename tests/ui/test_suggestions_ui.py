@@ -76,6 +76,20 @@ def test_keys_step_accept_and_dismiss_and_undo_takes_them_back(qtbot, window, st
                     timeout=5000)
 
 
+def test_stepping_reaches_every_suggestion_even_two_on_one_line(qtbot, window, store, demo):
+    ctl = _open(qtbot, window, demo)
+    everything = [s.finding.id for s in ctl.model.all() if s.verdict is None]
+    starts = [s.finding.start_ms for s in ctl.model.all()]
+    assert len(set(starts)) < len(starts)  # the demo's finance director line is an objection, a buyer and a process
+    seen = []
+    for _ in everything:
+        window.registry[ActionId.NEXT_SUGGESTION].trigger()
+        seen.append(ctl.current().finding.id)
+    assert seen == everything  # each once, in the list's order
+    window.registry[ActionId.PREVIOUS_SUGGESTION].trigger()
+    assert ctl.current().finding.id == everything[-2]
+
+
 def test_a_call_without_roles_says_why_it_has_no_suggestions(qtbot, window, store, demo_media, tmp_path):
     call, _ = calls.add_call(store, demo_media, title="Nobody named")
     window.open_call(call.id)

@@ -231,13 +231,16 @@ def _reason(weights: Weights, reading: Reading, i: int, k: int) -> str:
     column = weights.matrix[:, k]
 
     def heaviest(names: list[str], table: dict[str, int], most: int) -> list[str]:
+        # only the names of words and pairs of words, and only those with a weight for this label
+        known = [(row, name) for name in names if name[1:3] in ("w:", "b:") and (row := table.get(name)) is not None]
+        if not known:
+            return []
+        weight = column[[row for row, _n in known]].tolist()
         weighed = []
-        for name in names:
-            kind = name[1:3]
-            row = table.get(name) if kind in ("w:", "b:") else None
+        for w, (_row, name) in zip(weight, known):
             said = name[3:].split("_")
-            if row is not None and column[row] > 0 and any(len(w) > 2 and w not in STOPWORDS for w in said):
-                weighed.append((column[row], " ".join(said)))  # a word that says something, or two with one
+            if w > 0 and any(len(x) > 2 and x not in STOPWORDS for x in said):
+                weighed.append((w, " ".join(said)))  # a word that says something, or two with one
         return [f"'{value}'" for _w, value in sorted(weighed, reverse=True)[:most]]
 
     own = heaviest(_pieces(lines[i])[0], weights.tables[0], 3)

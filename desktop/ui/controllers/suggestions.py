@@ -156,14 +156,17 @@ class SuggestionsController(QObject):
         if not rows:
             self.message.emit("No suggestion left to review on this call.")
             return
-        here = self.window.playback.position_ms()
         picked = self.current()
-        if picked is not None and picked.verdict is None:
-            here = picked.finding.start_ms
-        if direction > 0:
-            target = next((s for s in rows if s.finding.start_ms > here), rows[0])
+        at = next((i for i, s in enumerate(rows) if picked is not None and s.finding.id == picked.finding.id), None)
+        if at is not None:
+            # from the one picked, in the list's order: a line with two suggestions (a pain and a metric) has both
+            target = rows[(at + direction) % len(rows)]
         else:
-            target = next((s for s in reversed(rows) if s.finding.start_ms < here), rows[-1])
+            here = self.window.playback.position_ms()
+            if direction > 0:
+                target = next((s for s in rows if s.finding.start_ms > here), rows[0])
+            else:
+                target = next((s for s in reversed(rows) if s.finding.start_ms < here), rows[-1])
         self.view.suggestions.select(target.finding.id)
         self.play(target.finding)
         f = target.finding
