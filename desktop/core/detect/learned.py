@@ -75,8 +75,9 @@ _SLOT = {"": 0, "p|": 1, "n|": 2, "pp|": 3}
 _DIGIT = re.compile(r"\d")
 
 
-def _pieces(rl: ReadLine) -> tuple[list[str], list[str], list[str], list[str]]:
-    """What a line shows as the line weighed, as the line before it, as the line after, as two before."""
+def _pieces(rl: ReadLine) -> tuple[list[str], ...]:
+    """What a line shows as the line weighed, as the line before it, as the line after, as two before (and
+    its words and pairs of words alone, which a reason quotes)."""
     found = rl.pieces
     if found is not None:
         return found
@@ -96,7 +97,8 @@ def _pieces(rl: ReadLine) -> tuple[list[str], list[str], list[str], list[str]]:
     if any(s.asks for s in rl.sentences):
         own.append("qmark")
     prefix = role + "b:"
-    own.extend(prefix + a + "_" + b for a, b in set(zip(tokens, tokens[1:])))
+    pairs = [prefix + a + "_" + b for a, b in set(zip(tokens, tokens[1:]))]
+    own.extend(pairs)
     if _DIGIT.search(rl.words):
         own.append("num")
     if "$" in rl.line.text or " dollars" in rl.words or " k " in rl.words:
@@ -107,7 +109,7 @@ def _pieces(rl: ReadLine) -> tuple[list[str], list[str], list[str], list[str]]:
         own.append("date")
     n = len(tokens)
     own.append("len:" + ("s" if n <= 4 else "m" if n <= 15 else "l"))
-    found = rl.pieces = (own, said + groups + words, said + groups, said)
+    found = rl.pieces = (own, said + groups + words, said + groups, said, words + pairs)  # the last: for reasons
     return found
 
 
@@ -231,8 +233,8 @@ def _reason(weights: Weights, reading: Reading, i: int, k: int) -> str:
     column = weights.matrix[:, k]
 
     def heaviest(names: list[str], table: dict[str, int], most: int) -> list[str]:
-        # only the names of words and pairs of words, and only those with a weight for this label
-        known = [(row, name) for name in names if name[1:3] in ("w:", "b:") and (row := table.get(name)) is not None]
+        # the line's words and pairs of words with a weight, and of those the ones that weigh for this label
+        known = [(row, name) for name in names if (row := table.get(name)) is not None]
         if not known:
             return []
         weight = column[[row for row, _n in known]].tolist()
@@ -243,8 +245,8 @@ def _reason(weights: Weights, reading: Reading, i: int, k: int) -> str:
                 weighed.append((w, " ".join(said)))  # a word that says something, or two with one
         return [f"'{value}'" for _w, value in sorted(weighed, reverse=True)[:most]]
 
-    own = heaviest(_pieces(lines[i])[0], weights.tables[0], 3)
-    before = heaviest(_pieces(lines[i - 1])[1], weights.tables[1], 2) if i > 0 else []
+    own = heaviest(_pieces(lines[i])[4], weights.tables[0], 3)
+    before = heaviest(_pieces(lines[i - 1])[4], weights.tables[1], 2) if i > 0 else []
     if own:
         said = f"its words {', '.join(own)} weigh most"
     elif before:
