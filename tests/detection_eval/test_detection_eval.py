@@ -77,11 +77,13 @@ def _groups_of(folder: Path) -> tuple[dict, dict]:
 
 
 @pytest.mark.parametrize("name, a_floor, b_floor", [("heldout_w1", (0.85, 0.76), (0.58, 0.56)),
-                                                     ("heldout_w2", (0.78, 0.76), (0.56, 0.57))])
+                                                     ("heldout_w2", (0.78, 0.76), (0.56, 0.57)),
+                                                     ("heldout_w1_second", (0.88, 0.76), (0.68, 0.48))])
 def test_the_sets_never_tuned_on_are_measured_and_do_not_fall_back(name, a_floor, b_floor):
     """Two coaches wrote these calls from the method's text and the label definitions alone, blind to the rules
     and to the learned weights, before the weights were made; neither rules nor weights were ever tuned on them
-    (tests.detection_eval.train.HELD_OUT). Their figures are reported in the issue (the goals are not met on them
+    (tests.detection_eval.train.HELD_OUT; `heldout_w1_second`: the w1 calls as a second coach labelled them, blind
+    to the first coach's labels). Their figures are reported in the issue (the goals are not met on them
     yet); these floors, a little under this round's figures, only catch a change that makes them worse."""
     folder = Path(__file__).parent / name
     assert len(list(folder.glob("*.vtt"))) >= 24
@@ -151,10 +153,10 @@ def test_a_second_coachs_labels_are_scored_like_findings(tmp_path):
     assert out.returncode == 1 and "one.truth.json: missing" in out.stderr
 
 
-@pytest.mark.parametrize("name", ["blind", "fresh"])
+@pytest.mark.parametrize("name", ["blind", "fresh", "heldout_w1"])
 def test_two_coaches_labelling_the_same_calls_agree_above_the_goals_ceiling(name):
-    """A second coach labelled the `blind` and `fresh` calls from the method's text, without seeing the first
-    coach's labels (`blind_second`, `fresh_second`). How far two careful people agree is the ceiling for any
+    """A second coach labelled the `blind`, `fresh` and `heldout_w1` calls from the method's text, without
+    seeing the first coach's labels (`*_second`). How far two careful people agree is the ceiling for any
     finder measured against one of them: both groups' F1 between the coaches is above 0.8."""
     folder = Path(__file__).parent
     out = subprocess.run([sys.executable, "-m", "tests.detection_eval", str(folder / name), "--against",

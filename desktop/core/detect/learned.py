@@ -21,6 +21,7 @@ import math
 import re
 from itertools import repeat
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -61,44 +62,59 @@ class LearnedWeightsError(CallmarkError):
 def features(reading: Reading, i: int) -> list[str]:
     """The names of what line i shows: its own, then its neighbours' as seen from it ("p|" the line before,
     "n|" the line after, "pp|" the one before that). Training reads lines through this function; detection
-    weighs the same names, each line's pieces made once (Weights.scores)."""
+    weighs the same names without spelling them out (Weights.scores)."""
     lines = reading.lines
-    out = list(_pieces(lines[i])[0])
+    out = _names(_pieces(lines[i]), 0)
     for step, tag in ((-1, "p|"), (1, "n|"), (-2, "pp|")):
         j = i + step
         if 0 <= j < len(lines):
-            out.extend(tag + name for name in _pieces(lines[j])[_SLOT[tag]])
+            out.extend(tag + name for name in _names(_pieces(lines[j]), _SLOT[tag]))
     return out
 
 
 _SLOT = {"": 0, "p|": 1, "n|": 2, "pp|": 3}
+#: what each place a line is seen from reads of it: its words ("w"), pairs of words ("b"), phrase lists ("g")
+_READS = ({"w", "b", "g"}, {"w", "g"}, {"g"}, set())
 _DIGIT = re.compile(r"\d")
 
 
-def _pieces(rl: ReadLine) -> tuple[list[str], ...]:
-    """What a line shows as the line weighed, as the line before it, as the line after, as two before (and
-    its words and pairs of words alone, which a reason quotes)."""
+class _Pieces(NamedTuple):
+    """What a line shows, made once a line: the few named features, and its words, pairs and phrase lists
+    (named `<role>w:<word>`, `<role>b:<a>_<b>`, `<role>g:<list>`, looked up without spelling the name)."""
+
+    role: str  # "R" or "C"
+    own: list[str]  # the named features of the line weighed
+    said: list[str]  # the named features its neighbours see: who spoke, the rules' labels, the question's style
+    words: set[str]
+    pairs: set[tuple[str, str]]
+    groups: frozenset[str]  # the phrase lists its words might match (PhraseBook.candidates, known already)
+
+
+def _names(pieces: _Pieces, slot: int) -> list[str]:
+    role, reads = pieces.role, _READS[slot]
+    out = list(pieces.own if slot == 0 else pieces.said)
+    if "w" in reads:
+        out.extend(role + "w:" + t for t in sorted(pieces.words))
+    if "b" in reads:
+        out.extend(role + "b:" + a + "_" + b for a, b in sorted(pieces.pairs))
+    if "g" in reads:
+        out.extend(role + "g:" + g for g in sorted(pieces.groups))
+    return out
+
+
+def _pieces(rl: ReadLine) -> _Pieces:
     found = rl.pieces
     if found is not None:
         return found
     role = "R" if rl.role == REP else "C"
-    said = ["role:" + role]  # what every slot sees: who spoke, the rules' labels, the question's style
+    said = ["role:" + role]
     for label in rl.labels:
         said.append("r:" + label)
     if rl.question:
         said.append("q:" + rl.question[0])
-    tokens = rl.words.split()
-    prefix = role + "w:"
-    words = [prefix + t for t in set(tokens) if t not in STOP]
-    # the phrase lists the line's words might match (PhraseBook.candidates, known already): weighed as well as
-    # the lists found by searching each, and without searching
-    groups = [role + "g:" + g for g in sorted(rl.cands)]
-    own = ["bias", *said, *(role + "r:" + label for label in rl.labels), *words, *groups]
+    own = ["bias", *said, *(role + "r:" + label for label in rl.labels)]
     if any(s.asks for s in rl.sentences):
         own.append("qmark")
-    prefix = role + "b:"
-    pairs = [prefix + a + "_" + b for a, b in set(zip(tokens, tokens[1:]))]
-    own.extend(pairs)
     if _DIGIT.search(rl.words):
         own.append("num")
     if "$" in rl.line.text or " dollars" in rl.words or " k " in rl.words:
@@ -107,9 +123,10 @@ def _pieces(rl: ReadLine) -> tuple[list[str], ...]:
         own.append("pct")
     if rl.date():
         own.append("date")
+    tokens = rl.words.split()
     n = len(tokens)
     own.append("len:" + ("s" if n <= 4 else "m" if n <= 15 else "l"))
-    found = rl.pieces = (own, said + groups + words, said + groups, said, words + pairs)  # the last: for reasons
+    found = rl.pieces = _Pieces(role, own, said, set(tokens) - STOP, set(zip(tokens, tokens[1:])), rl.cands)
     return found
 
 
@@ -125,14 +142,22 @@ class Weights:
         self.weights = weights
         self.source = source
         self.index = {label: k for k, label in enumerate(labels)}
-        # a feature's row in the matrix, by where it is seen from (features: "", "p|", "n|", "pp|"); one zero row last
+        # a feature's row in the matrix, by where it is seen from ("", "p|", "n|", "pp|"): the named ones by
+        # name, a word, a pair of words or a phrase list by role and kind, keyed by the word, pair or list itself
         self.tables: tuple[dict[str, int], ...] = ({}, {}, {}, {})
+        self.keyed: tuple[dict[tuple[str, str], dict], ...] = tuple(
+            {(role, kind): {} for role in "RC" for kind in "wbg"} for _slot in range(4))
         for row, name in enumerate(weights):
             tag, bar, rest = name.partition("|")
-            if bar:
-                self.tables[_SLOT[tag + bar]][rest] = row
+            slot = _SLOT[tag + bar] if bar else 0
+            if not bar:
+                rest = name
+            head, colon, value = rest.partition(":")
+            if colon and len(head) == 2 and head[0] in "RC" and head[1] in "wbg":
+                key = tuple(value.split("_", 1)) if head[1] == "b" else value
+                self.keyed[slot][(head[0], head[1])][key] = row
             else:
-                self.tables[0][name] = row
+                self.tables[slot][rest] = row
         self.nothing = len(weights)
         self.matrix = np.zeros((len(weights) + 1, len(labels)), dtype=np.float32)
         if weights:
@@ -169,17 +194,25 @@ class Weights:
         each line's pieces looked up once for each place it is seen from."""
         lines = reading.lines
         n = len(lines)
-        total = np.zeros((n + 4, len(self.labels)))  # room for two rows before the first line and two after the last
-        pieces = [_pieces(rl) for rl in lines]
-        for slot, table in enumerate(self.tables):
+        total = np.zeros((n + 4, len(self.labels)), dtype=np.float32)  # room for two rows before and two after
+        made = [_pieces(rl) for rl in lines]
+        nothing = repeat(self.nothing)  # a zero row: for a name the model does not know, and to start each run
+        for slot, (table, keyed) in enumerate(zip(self.tables, self.keyed)):
             get = table.get
+            reads = _READS[slot]
             rows: list[int] = []
             starts: list[int] = []
-            nothing = repeat(self.nothing)  # a zero row: for a name the model does not know, and to start each run
-            for made in pieces:
+            for pieces in made:
                 starts.append(len(rows))
                 rows.append(self.nothing)  # so no line's run is empty
-                rows.extend(map(get, made[slot], nothing))
+                rows.extend(map(get, pieces.own if slot == 0 else pieces.said, nothing))
+                role = pieces.role
+                if "w" in reads:
+                    rows.extend(map(keyed[(role, "w")].get, pieces.words, nothing))
+                if "b" in reads:
+                    rows.extend(map(keyed[(role, "b")].get, pieces.pairs, nothing))
+                if "g" in reads:
+                    rows.extend(map(keyed[(role, "g")].get, pieces.groups, nothing))
             summed = np.add.reduceat(self.matrix[rows], starts, axis=0)
             # the line before line i is seen from i as "p|": its sum goes to row i (line i-1 sits at row i+1)
             shift = (0, 1, -1, 2)[slot]
@@ -232,21 +265,25 @@ def _reason(weights: Weights, reading: Reading, i: int, k: int) -> str:
     lines = reading.lines
     column = weights.matrix[:, k]
 
-    def heaviest(names: list[str], table: dict[str, int], most: int) -> list[str]:
+    def heaviest(pieces: _Pieces, slot: int, kinds: str, most: int) -> list[str]:
         # the line's words and pairs of words with a weight, and of those the ones that weigh for this label
-        known = [(row, name) for name in names if (row := table.get(name)) is not None]
+        known = []
+        for kind in kinds:
+            table = weights.keyed[slot][(pieces.role, kind)]
+            said = pieces.words if kind == "w" else pieces.pairs
+            known.extend((row, key) for key in said if (row := table.get(key)) is not None)
         if not known:
             return []
-        weight = column[[row for row, _n in known]].tolist()
+        weight = column[[row for row, _k in known]].tolist()
         weighed = []
-        for w, (_row, name) in zip(weight, known):
-            said = name[3:].split("_")
+        for w, (_row, key) in zip(weight, known):
+            said = (key,) if isinstance(key, str) else key
             if w > 0 and any(len(x) > 2 and x not in STOPWORDS for x in said):
                 weighed.append((w, " ".join(said)))  # a word that says something, or two with one
         return [f"'{value}'" for _w, value in sorted(weighed, reverse=True)[:most]]
 
-    own = heaviest(_pieces(lines[i])[4], weights.tables[0], 3)
-    before = heaviest(_pieces(lines[i - 1])[4], weights.tables[1], 2) if i > 0 else []
+    own = heaviest(_pieces(lines[i]), 0, "wb", 3)
+    before = heaviest(_pieces(lines[i - 1]), 1, "w", 2) if i > 0 else []
     if own:
         said = f"its words {', '.join(own)} weigh most"
     elif before:

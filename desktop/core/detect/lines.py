@@ -24,7 +24,7 @@ class ReadLine:
     cands: frozenset[str]  # the phrase lists that might match this line (PhraseBook.candidates)
     question: tuple | None = None  # (style, sentence, cue) once the questions family has read it
     labels: dict[str, str] = field(default_factory=dict)  # label -> cue, as the families find them
-    pieces: tuple | None = None  # what learned.features names of the line, made once
+    pieces: object = None  # what learned.features names of the line, made once (learned._Pieces)
     finds: dict[str, str | None] = field(default_factory=dict)  # line_find's answers: several readers ask the same
     _date: object = _UNREAD
 

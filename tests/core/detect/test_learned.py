@@ -12,7 +12,7 @@ from desktop.core.detect import GROUP_B, LearnedWeightsError, Weights, default_w
 from desktop.core.detect.learned import WEIGHTS, features, read_learned
 from desktop.paths import resource
 from tests.core.detect.talk import ROLES, lines
-from tests.detection_eval.train import labelled_lines
+from tests.detection_eval.train import HELD_OUT, TRAINING, labelled_lines
 
 HERE = Path(__file__).resolve().parents[2] / "detection_eval"
 
@@ -28,7 +28,7 @@ def _row(**by_label: float) -> list[float]:
 def test_the_shipped_weights_cover_the_labels_and_say_what_they_were_learned_from():
     data = json.loads(resource(*WEIGHTS).read_text(encoding="utf-8"))
     assert data["labels"] == list(GROUP_B) and 0 < data["keep"] < data["add"] < 1
-    assert set(data["trained_on"]).isdisjoint({"heldout_w1", "heldout_w2"})  # never learned from the held-out calls
+    assert set(data["trained_on"]) == set(TRAINING) and set(TRAINING).isdisjoint(HELD_OUT)  # never the held-out calls
     w = default_weights()
     assert len(w.weights) > 1000 and w.source == data["digest"]
 
