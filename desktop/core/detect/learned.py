@@ -83,10 +83,10 @@ class _Pieces(NamedTuple):
     (named `<role>w:<word>`, `<role>b:<a>_<b>`, `<role>g:<list>`, looked up without spelling the name)."""
 
     role: str  # "R" or "C"
-    own: list[str]  # the named features of the line weighed
-    said: list[str]  # the named features its neighbours see: who spoke, the rules' labels, the question's style
-    words: set[str]
-    pairs: set[tuple[str, str]]
+    own: tuple[str, ...]  # the named features of the line weighed
+    said: tuple[str, ...]  # the named features its neighbours see: who spoke, the rules' labels, the question's style
+    words: frozenset[str]
+    tokens: tuple[str, ...]  # the line's words in order: its pairs are made when looked up (see pairs), not kept
     groups: frozenset[str]  # the phrase lists its words might match (PhraseBook.candidates, known already)
 
 
@@ -96,7 +96,7 @@ def _names(pieces: _Pieces, slot: int) -> list[str]:
     if "w" in reads:
         out.extend(role + "w:" + t for t in sorted(pieces.words))
     if "b" in reads:
-        out.extend(role + "b:" + a + "_" + b for a, b in sorted(pieces.pairs))
+        out.extend(role + "b:" + a + "_" + b for a, b in sorted(pairs(pieces.tokens)))
     if "g" in reads:
         out.extend(role + "g:" + g for g in sorted(pieces.groups))
     return out
@@ -126,8 +126,16 @@ def _pieces(rl: ReadLine) -> _Pieces:
     tokens = rl.words.split()
     n = len(tokens)
     own.append("len:" + ("s" if n <= 4 else "m" if n <= 15 else "l"))
-    found = rl.pieces = _Pieces(role, own, said, set(tokens) - STOP, set(zip(tokens, tokens[1:])), rl.cands)
+    # tuples of words: the collector stops following them after one look, where it follows a list every time
+    found = rl.pieces = _Pieces(role, tuple(own), tuple(said), frozenset(tokens).difference(STOP), tuple(tokens),
+                                rl.cands)
     return found
+
+
+def pairs(tokens: tuple[str, ...]) -> set[tuple[str, str]]:
+    """Each pair of neighbouring words once. Made when weighed and let go: kept for every line of a long call,
+    the tuples made the garbage collector walk the whole reading again and again."""
+    return set(zip(tokens, tokens[1:]))
 
 
 class Weights:
@@ -210,7 +218,7 @@ class Weights:
                 if "w" in reads:
                     rows.extend(map(keyed[(role, "w")].get, pieces.words, nothing))
                 if "b" in reads:
-                    rows.extend(map(keyed[(role, "b")].get, pieces.pairs, nothing))
+                    rows.extend(map(keyed[(role, "b")].get, pairs(pieces.tokens), nothing))
                 if "g" in reads:
                     rows.extend(map(keyed[(role, "g")].get, pieces.groups, nothing))
             summed = np.add.reduceat(self.matrix[rows], starts, axis=0)
@@ -270,7 +278,7 @@ def _reason(weights: Weights, reading: Reading, i: int, k: int) -> str:
         known = []
         for kind in kinds:
             table = weights.keyed[slot][(pieces.role, kind)]
-            said = pieces.words if kind == "w" else pieces.pairs
+            said = pieces.words if kind == "w" else pairs(pieces.tokens)
             known.extend((row, key) for key in said if (row := table.get(key)) is not None)
         if not known:
             return []
