@@ -76,15 +76,18 @@ def _groups_of(folder: Path) -> tuple[dict, dict]:
     return groups["A"], groups["B"]
 
 
-@pytest.mark.parametrize("name, a_floor, b_floor", [("heldout_w1", (0.85, 0.76), (0.58, 0.56)),
-                                                     ("heldout_w2", (0.78, 0.76), (0.56, 0.57)),
-                                                     ("heldout_w1_second", (0.88, 0.76), (0.68, 0.48))])
+@pytest.mark.parametrize("name, a_floor, b_floor", [("heldout_w1", (0.87, 0.79), (0.63, 0.61)),
+                                                     ("heldout_w2", (0.82, 0.77), (0.62, 0.62)),
+                                                     ("heldout_w1_second", (0.90, 0.78), (0.73, 0.53)),
+                                                     ("heldout_h3", (0.87, 0.82), (0.66, 0.57)),
+                                                     ("heldout_h4", (0.82, 0.80), (0.57, 0.62))])
 def test_the_sets_never_tuned_on_are_measured_and_do_not_fall_back(name, a_floor, b_floor):
-    """Two coaches wrote these calls from the method's text and the label definitions alone, blind to the rules
-    and to the learned weights, before the weights were made; neither rules nor weights were ever tuned on them
+    """Four coaches wrote these calls from the method's text and the label definitions alone, blind to the rules
+    and to the learned weights; neither rules, weights nor bars were ever tuned on them
     (tests.detection_eval.train.HELD_OUT; `heldout_w1_second`: the w1 calls as a second coach labelled them, blind
-    to the first coach's labels). Their figures are reported in the issue (the goals are not met on them
-    yet); these floors, a little under this round's figures, only catch a change that makes them worse."""
+    to the first coach's labels; h3 and h4 were first scored once the weights and bars were fixed). Their figures
+    are reported in the issue (the goals are not met on them yet); these floors, a little under this round's
+    figures, only catch a change that makes them worse."""
     folder = Path(__file__).parent / name
     assert len(list(folder.glob("*.vtt"))) >= 24
     a, b = _groups_of(folder)
@@ -92,22 +95,20 @@ def test_the_sets_never_tuned_on_are_measured_and_do_not_fall_back(name, a_floor
     assert b["precision"] >= b_floor[0] and b["recall"] >= b_floor[1]
 
 
-@pytest.mark.parametrize("name, a_floor, b_floor", [("blind", (0.80, 0.83), (0.85, 0.88)),
-                                                     ("after", (0.83, 0.80), (0.85, 0.88)),
-                                                     ("fresh", (0.76, 0.76), (0.85, 0.88)),
-                                                     ("final", (0.79, 0.76), (0.80, 0.90)),
-                                                     ("train_t1", (0.84, 0.82), (0.76, 0.90)),
-                                                     ("train_t2", (0.85, 0.87), (0.82, 0.90)),
-                                                     ("blind_second", (0.87, 0.85), (0.83, 0.64)),
-                                                     ("fresh_second", (0.90, 0.89), (0.80, 0.72))])
+@pytest.mark.parametrize("name, a_floor, b_floor", [("blind", (0.83, 0.87), (0.89, 0.89)),
+                                                     ("after", (0.89, 0.88), (0.94, 0.91)),
+                                                     ("fresh", (0.80, 0.80), (0.90, 0.91)),
+                                                     ("final", (0.85, 0.85), (0.88, 0.94)),
+                                                     *((f"train_t{n}", (0.83, 0.85), (0.85, 0.90))
+                                                       for n in range(1, 13)),
+                                                     ("blind_second", (0.90, 0.88), (0.87, 0.67)),
+                                                     ("fresh_second", (0.90, 0.90), (0.85, 0.74))])
 def test_the_older_sets_the_weights_were_learned_from_do_not_fall_back(name, a_floor, b_floor):
     """`blind`, `after`, `fresh` and `final` were held out from the rules; since the learned reading they are
-    among the calls its weights are learned from (with dev, dev2 and `train_t1`/`train_t2`, two more writers
-    who wrote blind after the rules and were measured once before they were learned from), so their
-    qualification figures are figures on training calls and say only that the weights learned what they were
-    given. Group A is the
-    rules' alone and was never tuned on them. (`*_second`: the blind and fresh calls as a second coach
-    labelled them, not learned from, but the same calls.)"""
+    among the calls its weights are learned from (with dev, dev2 and `train_t1`…`train_t12`, twelve more writers
+    who wrote blind after the rules and were measured once before they were learned from), so their figures are
+    figures on training calls and say only that the weights learned what they were given. (`*_second`: the
+    blind and fresh calls as a second coach labelled them, not learned from, but the same calls.)"""
     a, b = _groups_of(Path(__file__).parent / name)
     assert a["precision"] >= a_floor[0] and a["recall"] >= a_floor[1]
     assert b["precision"] >= b_floor[0] and b["recall"] >= b_floor[1]
@@ -124,7 +125,8 @@ def test_training_makes_weights_the_finder_reads(tmp_path):
     path = tmp_path / "weights.json"
     path.write_text(json.dumps(made), encoding="utf-8")
     weights = Weights.load(path)
-    assert weights.source == made["digest"] and (weights.keep, weights.add) == (train.KEEP_AT, train.ADD_AT)
+    assert weights.source == made["digest"] and weights.labels == train.learned_labels()
+    assert weights.keep == {label: train.BARS[label][0] for label in weights.labels}
     found = truth = 0
     for vtt in sorted(DEV.glob("*.vtt"))[:20]:
         said, roles, labels = train.labelled_lines(vtt)

@@ -14,6 +14,7 @@ give the same weights. Weights too small to matter are left out of the file.
 from __future__ import annotations
 
 import argparse
+import base64
 import hashlib
 import json
 import re
@@ -23,19 +24,31 @@ from pathlib import Path
 
 import numpy as np
 
-from desktop.core.detect import GROUP_B, REP, Line, read_rules
-from desktop.core.detect.learned import FORMAT, features
+from desktop.core.detect import GROUP_A, GROUP_B, LABELS, REP, Line, read_rules
+from desktop.core.detect.learned import FORMAT, features, weighed
 from desktop.core.detect.model import CUSTOMER
 from tests.detection_eval.run import read_cues
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 #: the sets the weights are learned from: every call the rules were tuned on, and the older held-out sets
-TRAINING = ("dev", "dev2", "blind", "after", "after_rules", "fresh", "final", "train_t1", "train_t2")
+TRAINING = ("dev", "dev2", "blind", "after", "after_rules", "fresh", "final", "train_t1", "train_t2", "train_t3",
+            "train_t4", "train_t5", "train_t6", "train_t7", "train_t8", "train_t9", "train_t10", "train_t11",
+            "train_t12")
 #: written after the learned reading was built, by coaches who saw neither rules nor weights; never trained on
-HELD_OUT = ("heldout_w1", "heldout_w2", "heldout_w1_second")
-# chosen by --cv: both figures up on every writer left out; a line is added at better than even odds
-KEEP_AT, ADD_AT = 0.10, 0.50
+#: (h3 and h4: written when the per-label bars were chosen, and first scored once the weights were fixed)
+HELD_OUT = ("heldout_w1", "heldout_w2", "heldout_w1_second", "heldout_h3", "heldout_h4")
+#: label -> (keep, add): the labels the model decides again and their bars, as --cv chose them (see
+#: cross_validate); a label not here is the rules' alone
+BARS: dict[str, tuple[float, float | None]] = {
+    "rep_question_open": (0.1, 0.5), "rep_question_closed": (0.05, 0.4), "customer_question": (0.1, 0.5),
+    "deferral": (0.3, 0.3), "deferral_accepted": (0.05, 0.3), "next_step_confirmed": (0.2, 0.3),
+    "next_step_vague": (0.05, None), "metrics": (0.2, 0.3), "economic_buyer": (0.05, 0.3),
+    "decision_process": (0.1, 0.5), "pain": (0.2, 0.4), "champion": (0.3, 0.3), "competition": (0.2, 0.3),
+    "critical_event": (0.1, 0.3), "price": (0.1, 0.4), "objection": (0.1, 0.3), "missed_follow_up": (0.3, None),
+}
+#: a missed follow-up is a reply read against what came before it: the model keeps or takes back the rules' ones
+NEVER_ADD = ("missed_follow_up",)
 L2 = 1.0
 STEPS = 300
 RATE = 0.5
@@ -68,32 +81,34 @@ def writer_of(set_name: str, stem: str) -> str:
     return "after" if set_name == "after_rules" else set_name
 
 
-def rows_of(set_names: tuple[str, ...]) -> list[tuple[str, list[str], set[str]]]:
-    """(writer, feature names, labels) for every line of the sets."""
+def rows_of(set_names: tuple[str, ...]) -> list[tuple[str, list[str], set[str], bool]]:
+    """(writer, feature names, labels, whether the model weighs the line) for every line of the sets."""
     rows = []
     for name in set_names:
         for vtt in sorted((HERE / name).glob("*.vtt")):
             lines, roles, labels = labelled_lines(vtt)
             reading = read_rules(lines, roles)
             writer = writer_of(name, vtt.stem)
-            rows.extend((writer, features(reading, i), labels[i]) for i in range(len(lines)))
+            rows.extend((writer, features(reading, i), labels[i], weighed(reading.lines[i])) for i in range(len(lines)))
     return rows
 
 
-def fit(rows) -> tuple[list[str], np.ndarray]:
-    """Feature names and weights (features x labels) of one logistic model per label."""
-    counts = Counter(name for _w, names, _l in rows for name in set(names))
+def fit(rows, labels: tuple[str, ...] | None = None) -> tuple[list[str], np.ndarray]:
+    """Feature names and weights (features x labels) of one logistic model per label, from the lines weighed."""
+    labels = learned_labels() if labels is None else labels
+    rows = [r for r in rows if r[3]]
+    counts = Counter(name for _w, names, _l, _in in rows for name in set(names))
     names = ["bias"] + sorted(n for n, c in counts.items() if c >= MIN_COUNT and n != "bias")
     index = {n: i for i, n in enumerate(names)}
-    x = _matrix(rows, index)
-    y = np.array([[label in labels for label in GROUP_B] for _w, _n, labels in rows], dtype=np.float32)
-    w = np.zeros((len(names), len(GROUP_B)), dtype=np.float32)
+    x = Sparse(rows, index)
+    y = np.array([[label in said for label in labels] for _w, _n, said, _in in rows], dtype=np.float32)
+    w = np.zeros((len(names), len(labels)), dtype=np.float32)
     m = np.zeros_like(w)
     v = np.zeros_like(w)
     n = len(rows)
     for step in range(1, STEPS + 1):
-        p = 1 / (1 + np.exp(-np.clip(x @ w, -30, 30)))
-        g = x.T @ (p - y) / n + L2 * w / n
+        p = 1 / (1 + np.exp(-np.clip(x.times(w), -30, 30)))
+        g = x.transposed_times(p - y, len(names)) / n + L2 * w / n
         g[0] -= L2 * w[0] / n  # the bias is not penalised
         m = 0.9 * m + 0.1 * g
         v = 0.999 * v + 0.001 * g * g
@@ -101,63 +116,141 @@ def fit(rows) -> tuple[list[str], np.ndarray]:
     return names, w
 
 
-def _matrix(rows, index: dict[str, int]) -> np.ndarray:
-    x = np.zeros((len(rows), len(index)), dtype=np.float32)
-    for r, (_w, names, _l) in enumerate(rows):
-        for name in names:
-            j = index.get(name)
-            if j is not None:
-                x[r, j] = 1.0
-    return x
+def learned_labels() -> tuple[str, ...]:
+    """The labels the model decides again (BARS), in the order of LABELS."""
+    return tuple(label for label in LABELS if label in BARS)
+
+
+class Sparse:
+    """The lines' 0/1 features as the indices of the ones (a line shows some 60 of 20,000 names): the two
+    products the fit needs, without a dense matrix of every line by every name."""
+
+    def __init__(self, rows, index: dict[str, int]):
+        cols, starts = [], []
+        for _w, names, *_rest in rows:
+            starts.append(len(cols))
+            cols.extend(sorted({j for j in map(index.get, names) if j is not None} | {0}))  # the bias: none empty
+        self.cols = np.array(cols, dtype=np.int64)
+        self.starts = np.array(starts, dtype=np.int64)
+        self.row_of = np.repeat(np.arange(len(rows)), np.diff(np.append(self.starts, len(cols))))
+        self.order = np.argsort(self.cols, kind="stable")  # the ones by feature, for the transposed product
+        sorted_cols = self.cols[self.order]
+        self.features, self.feature_starts = np.unique(sorted_cols, return_index=True)
+
+    def times(self, w: np.ndarray) -> np.ndarray:
+        return np.add.reduceat(w[self.cols], self.starts, axis=0)
+
+    def transposed_times(self, g: np.ndarray, size: int) -> np.ndarray:
+        out = np.zeros((size, g.shape[1]), dtype=g.dtype)
+        out[self.features] = np.add.reduceat(g[self.row_of[self.order]], self.feature_starts, axis=0)
+        return out
 
 
 def weights_json(names: list[str], w: np.ndarray, set_names: tuple[str, ...]) -> dict:
-    kept = {name: [round(float(x), 4) for x in w[i]] for i, name in enumerate(names)
-            if i == 0 or float(np.abs(w[i]).max()) >= KEEP}
-    body = json.dumps(kept, sort_keys=True)
-    return {"format": FORMAT, "labels": list(GROUP_B), "keep": KEEP_AT, "add": ADD_AT, "trained_on": list(set_names),
-            "digest": hashlib.sha256(body.encode()).hexdigest()[:16], "weights": kept}
+    """The file learned.Weights.load reads: the weights rounded to four places, as one base64 string."""
+    labels = learned_labels()
+    w = np.round(w, 4).astype("<f4")
+    kept = [i for i in range(len(names)) if i == 0 or float(np.abs(w[i]).max()) >= KEEP]
+    matrix = np.ascontiguousarray(w[kept]).tobytes()
+    bars = {label: BARS[label] for label in labels}
+    digest = hashlib.sha256(json.dumps([[names[i] for i in kept], bars], sort_keys=True).encode() + matrix)
+    return {"format": FORMAT, "labels": list(labels), "keep": {label: BARS[label][0] for label in labels},
+            "add": {label: BARS[label][1] for label in labels}, "trained_on": list(set_names),
+            "digest": digest.hexdigest()[:16], "names": [names[i] for i in kept],
+            "matrix": base64.b64encode(matrix).decode("ascii")}
 
 
-def cross_validate(rows) -> None:
-    """Each writer's lines scored by a model trained on the others; the rules alone beside it.
+KEEPS = (0.05, 0.1, 0.2, 0.3)
+ADDS = (0.3, 0.4, 0.5, 0.6, 0.7, None)  # None: the model never adds the label, only keeps or takes back
 
-    A rule's finding is kept when the model gives it at least KEEP_AT; a line the rules did not find is
-    proposed when the model gives it at least ADD_AT. The grid around the chosen pair is printed too.
-    """
-    writers = sorted({w for w, _n, _l in rows})
-    scored = []  # (writer, test rows, probabilities)
+
+def cross_validate(rows) -> dict[str, tuple[float, float | None]]:
+    """Each writer's lines scored by a model of every label trained on the other writers; then the bars.
+
+    A label's bars are a pair (keep, add) from KEEPS x ADDS, or none: the rules alone. They are chosen a group
+    at a time (the issue's two groups, and a label in neither on its own), for the group's F1 over every writer:
+    each label in turn takes the bars that make the group's F1 best with the others' as they stand, twice over.
+    The bars chosen without each writer are scored on that writer too ("nested"): the figure for a writer nobody
+    chose anything on. Returns the bars chosen on every writer (what BARS holds)."""
+    writers = sorted({r[0] for r in rows})
+    scored = []  # (probabilities, the rules' findings, the truth, whether weighed) per writer, lines x labels
     for writer in writers:
-        names, w = fit([r for r in rows if r[0] != writer])
+        names, w = fit([r for r in rows if r[0] != writer], LABELS)
         test = [r for r in rows if r[0] == writer]
         index = {n: i for i, n in enumerate(names)}
-        scored.append((writer, test, 1 / (1 + np.exp(-np.clip(_matrix(test, index) @ w, -30, 30)))))
+        p = 1 / (1 + np.exp(-np.clip(Sparse(test, index).times(w), -30, 30)))
+        own = [{n[3:] for n in names if n[1:3] == "r:"} for _w, names, _l, _in in test]  # "Cr:pain": the line's own
+        ruled = np.array([[label in o for label in LABELS] for o in own])
+        truth = np.array([[label in r[2] for label in LABELS] for r in test])
+        scored.append((p, ruled, truth, np.array([r[3] for r in test])))
+        print(f"{writer}: {len(test)} lines", file=sys.stderr, flush=True)
+    groups = [GROUP_A, GROUP_B] + [(label,) for label in LABELS if label not in GROUP_A + GROUP_B]
+    chosen = {label: bars for group in groups for label, bars in choose_bars(scored, group).items()}
+    nested = {label: np.zeros(3, dtype=np.int64) for label in LABELS}
+    for i, cell in enumerate(scored):
+        for group in groups:
+            for label, bars in choose_bars(scored[:i] + scored[i + 1:], group).items():
+                nested[label] += bar_counts([cell], LABELS.index(label), bars)
 
-    def tally(test, p, keep, add):
-        found = correct = truth = 0
-        for r, (_w, names, labels) in enumerate(test):
-            ruled = {n[3:] for n in names if n[1:3] == "r:"} & set(GROUP_B)  # "Cr:pain": the line's own
-            guess = set() if p is None else {lab for k, lab in enumerate(GROUP_B)
-                                             if p[r, k] >= (keep if lab in ruled else add)}
-            guess = ruled if p is None else guess
-            labels = labels & set(GROUP_B)
-            found += len(guess)
-            correct += len(guess & labels)
-            truth += len(labels)
-        return found, correct, truth
+    def pr(c) -> str:
+        return f"{c[1] / max(c[0], 1):.3f}/{c[1] / max(c[2], 1):.3f}"
 
-    def line(cells):
-        found, correct, truth = (sum(c[k] for c in cells) for k in range(3))
-        return f"{correct / max(found, 1):.2f}/{correct / max(truth, 1):.2f}"
+    def total(cells, members, bars_of) -> np.ndarray:
+        return sum(bar_counts(cells, LABELS.index(label), bars_of(label)) for label in members)
 
-    rules = [tally(test, None, 0, 0) for _w, test, _p in scored]
-    print("rules alone  " + "  ".join(f"{w} {line([c])}" for (w, _t, _p), c in zip(scored, rules)) +
-          f"  pooled {line(rules)}")
-    for keep in (0.05, 0.1, 0.15, 0.2, 0.25):
-        for add in (0.25, 0.3, 0.4, 0.5):
-            cells = [tally(test, p, keep, add) for _w, test, p in scored]
-            print(f"keep {keep:.2f} add {add:.2f}  " + "  ".join(f"{w} {line([c])}" for (w, _t, _p), c in
-                                                             zip(scored, cells)) + f"  pooled {line(cells)}")
+    print(f"{'label':22s} {'rules alone':>12s} {'chosen bars':>14s} {'with them':>12s} {'nested':>12s}")
+    for label in LABELS:
+        bars = chosen[label]
+        print(f"{label:22s} {pr(total(scored, [label], lambda _l: None)):>12s} {str(bars or 'rules'):>14s} "
+              f"{pr(total(scored, [label], chosen.get)):>12s} {pr(nested[label]):>12s}")
+    for name, members in (("group A", GROUP_A), ("group B", GROUP_B)):
+        print(f"{name:22s} {pr(total(scored, members, lambda _l: None)):>12s} {'':>14s} "
+              f"{pr(total(scored, members, chosen.get)):>12s} {pr(sum(nested[m] for m in members)):>12s}")
+    for writer, cell in zip(writers, scored):
+        rules = [pr(total([cell], members, lambda _l: None)) for members in (GROUP_A, GROUP_B)]
+        bars = [pr(total([cell], members, chosen.get)) for members in (GROUP_A, GROUP_B)]
+        print(f"  {writer:20s} rules alone A {rules[0]} B {rules[1]}   with the bars A {bars[0]} B {bars[1]}")
+    bars = {label: bars for label, bars in chosen.items() if bars is not None}
+    print("BARS =", bars)
+    return bars
+
+
+def bar_counts(cells, k: int, bars) -> np.ndarray:
+    """(found, correct, truth) of label k over the writers' cells, read with the bars (None: the rules alone)."""
+    out = np.zeros(3, dtype=np.int64)
+    for p, ruled, truth, weighed_lines in cells:
+        guess = ruled[:, k]
+        if bars is not None:
+            keep, add = bars
+            learned = np.where(ruled[:, k], p[:, k] >= keep, False if add is None else p[:, k] >= add)
+            guess = np.where(weighed_lines, learned, guess)  # a line not weighed: the rules' reading
+        out += (guess.sum(), (guess & truth[:, k]).sum(), truth[:, k].sum())
+    return out
+
+
+def choose_bars(cells, group: tuple[str, ...]) -> dict[str, tuple[float, float | None] | None]:
+    """Each label's bars for the group's F1 (see cross_validate)."""
+    known: dict = {}
+
+    def counts(label, bars):
+        if (label, bars) not in known:
+            known[(label, bars)] = bar_counts(cells, LABELS.index(label), bars)
+        return known[(label, bars)]
+
+    def f1(c) -> float:
+        return 2 * c[1] / max(c[0] + c[2], 1)
+
+    chosen = {label: None for label in group}
+    for _round in range(2):
+        for label in group:
+            others = sum((counts(m, chosen[m]) for m in group if m != label), np.zeros(3, dtype=np.int64))
+            best, bars = f1(others + counts(label, chosen[label])), chosen[label]
+            for keep in KEEPS:
+                for add in ADDS if label not in NEVER_ADD else (None,):
+                    if (score := f1(others + counts(label, (keep, add)))) > best + 1e-9:
+                        best, bars = score, (keep, add)
+            chosen[label] = bars
+    return chosen
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -180,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     tmp = shipped.with_suffix(".tmp")
     tmp.write_text(json.dumps(made, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
     tmp.replace(shipped)
-    print(f"{shipped}: {len(made['weights'])} features from {len(rows)} lines of {', '.join(TRAINING)}")
+    print(f"{shipped}: {len(made['names'])} features from {len(rows)} lines of {', '.join(TRAINING)}")
     return 0
 
 

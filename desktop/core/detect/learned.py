@@ -1,24 +1,29 @@
-"""A second reading of the qualification and follow-up labels, weighed as coaches labelled them.
+"""A second reading of the labels, weighed as coaches labelled them.
 
 The rules read phrases and the shape of the talk. On calls by coaches whose wording they were not
-written from they found about half of what those coaches label, and one suggestion in two was
-wrong. This reading decides those labels again, line by line, with everything the rules saw: the
-rules' own findings on the line and its neighbours, the phrase lists the line matches, its words and
-the words of the line before, numbers, dates and who is speaking. One logistic model per label, its
-weights kept as data (resources/detect/learned/weights.json, made by `python -m
-tests.detection_eval.train` from the labelled development calls; nothing is downloaded or learned
-on the coach's machine).
+written from they found about half of the qualification labels those coaches gave, and one suggestion
+in two was wrong; next steps and deferrals were read better, but not well enough. This reading decides
+the labels again, line by line, with everything the rules saw: the rules' own findings on the line and
+its neighbours, the phrase lists the line matches, its words and the words of the line before, numbers,
+dates and who is speaking. One logistic model per label, its weights kept as data
+(resources/detect/learned/weights.json, made by `python -m tests.detection_eval.train` from the labelled
+development calls; nothing is downloaded or learned on the coach's machine).
 
-A rule's finding the model does not confirm is taken back; a line the model finds that the rules
-missed is proposed with a reason naming the words that weighed most. The other labels (questions,
-stalls and next steps) are the rules' alone.
+Each label has two bars, chosen by cross-validation over the writers of the labelled calls: a rule's
+finding the model gives less than its bar to keep is taken back; a line the rules missed that the model
+gives at least its bar to add is proposed, with a reason naming the words that weighed most. A label the
+weights do not name (the leading question) is the rules' alone, and so is every label on a rep's line
+with no number and no qualification finding (see weighed).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import math
 import re
+from collections.abc import Sequence
 from itertools import repeat
 from pathlib import Path
 from typing import NamedTuple
@@ -26,12 +31,13 @@ from typing import NamedTuple
 import numpy as np
 
 from desktop.core.detect.lines import Reading, ReadLine
-from desktop.core.detect.model import CUSTOMER, GROUP_B, REP
+from desktop.core.detect.model import CUSTOMER, GROUP_B, LABELS, REP
+from desktop.core.detect.phrases import has_number
 from desktop.core.detect.text import STOPWORDS
 from desktop.errors import CallmarkError
 
 WEIGHTS = ("detect", "learned", "weights.json")  # under the shipped resources (desktop.paths.resource)
-FORMAT = 1
+FORMAT = 2  # 2: a bar to keep and a bar to add for each label learned (1: one pair for all)
 
 #: words too common to weigh anything
 STOP = frozenset("the a an and or but so to of in on for it is that this i you we they be um uh like yeah just".split())
@@ -48,6 +54,14 @@ READS_AS = {
     "price": "an amount for the product or its budget",
     "objection": "a concern against buying",
     "missed_follow_up": "a reply that moves on from what the customer just said",
+    "rep_question_open": "an open question",
+    "rep_question_closed": "a yes-or-no or either-or question",
+    "rep_question_leading": "a question that puts the answer in the customer's mouth",
+    "customer_question": "the customer asking something",
+    "deferral": "the customer putting the decision off",
+    "deferral_accepted": "the rep accepting a put-off without asking what happens next",
+    "next_step_confirmed": "a next step with a date the customer agrees to",
+    "next_step_vague": "a next step with no date or owner",
 }
 
 
@@ -139,15 +153,19 @@ def pairs(tokens: tuple[str, ...]) -> set[tuple[str, str]]:
 
 
 class Weights:
-    """A logistic model per label: a weight per feature name, and two bars on the probability: a rule's
-    finding stays when the model gives it at least `keep`, a line the rules missed is proposed at `add`."""
+    """A logistic model per label: a weight per feature name, and two bars on the probability for each label: a
+    rule's finding stays when the model gives it at least `keep[label]`, a line the rules missed is proposed at
+    `add[label]` (None: never; the model only keeps or takes back the rules' findings of that label)."""
 
-    def __init__(self, labels: tuple[str, ...], keep: float, add: float, weights: dict[str, list[float]],
-                 source: str = ""):
+    def __init__(self, labels: tuple[str, ...], keep: dict[str, float], add: dict[str, float | None],
+                 names: Sequence[str], matrix: np.ndarray, source: str = ""):
         self.labels = labels
         self.keep, self.add = keep, add
-        self.keep_cut, self.add_cut = _logit(keep), _logit(add)  # p >= bar  <=>  score >= logit(bar)
-        self.weights = weights
+        # p >= bar  <=>  score >= logit(bar)
+        self.keep_cut = np.array([_logit(keep[label]) for label in labels], dtype=np.float32)
+        self.add_cut = np.array([np.inf if add[label] is None else _logit(add[label]) for label in labels],
+                                dtype=np.float32)
+        self.names = list(names)
         self.source = source
         self.index = {label: k for k, label in enumerate(labels)}
         # a feature's row in the matrix, by where it is seen from ("", "p|", "n|", "pp|"): the named ones by
@@ -155,7 +173,7 @@ class Weights:
         self.tables: tuple[dict[str, int], ...] = ({}, {}, {}, {})
         self.keyed: tuple[dict[tuple[str, str], dict], ...] = tuple(
             {(role, kind): {} for role in "RC" for kind in "wbg"} for _slot in range(4))
-        for row, name in enumerate(weights):
+        for row, name in enumerate(self.names):
             tag, bar, rest = name.partition("|")
             slot = _SLOT[tag + bar] if bar else 0
             if not bar:
@@ -166,13 +184,29 @@ class Weights:
                 self.keyed[slot][(head[0], head[1])][key] = row
             else:
                 self.tables[slot][rest] = row
-        self.nothing = len(weights)
-        self.matrix = np.zeros((len(weights) + 1, len(labels)), dtype=np.float32)
-        if weights:
-            self.matrix[:-1] = np.array(list(weights.values()), dtype=np.float32)
+        self.nothing = len(self.names)  # the last row, all zeros
+        self.matrix = np.zeros((len(self.names) + 1, len(labels)), dtype=np.float32)
+        self.matrix[:-1] = matrix
+
+    @classmethod
+    def of_table(cls, labels: tuple[str, ...], keep: dict[str, float], add: dict[str, float | None],
+                 table: dict[str, list[float]]) -> Weights:
+        """Weights from a feature name -> weights per label table (for a test's hand-made model)."""
+        return cls(labels, keep, add, list(table), np.array(list(table.values()), dtype=np.float32).reshape(
+            len(table), len(labels)))
+
+    def weight_of(self, name: str) -> np.ndarray | None:
+        """The weights of a named feature (None: the model does not know it)."""
+        if not hasattr(self, "_rows"):
+            self._rows = {n: r for r, n in enumerate(self.names)}
+        row = self._rows.get(name)
+        return None if row is None else self.matrix[row]
 
     @classmethod
     def load(cls, path: Path | None = None) -> Weights:
+        """The file: its labels and bars, the feature names, and the weights as one base64 string of little-endian
+        float32, names x labels (a list of numbers per name took json.loads 135 ms in one stretch, holding the
+        window's thread; one string takes a few)."""
         if path is None:
             from desktop.paths import resource
 
@@ -187,30 +221,53 @@ class Weights:
             if data["format"] != FORMAT:
                 raise LearnedWeightsError(f"{path}: weights of format {data['format']!r}, this Callmark reads {FORMAT}")
             labels = tuple(data["labels"])
-            weights = {name: [float(w) for w in row] for name, row in data["weights"].items()}
-            keep, add = float(data["keep"]), float(data["add"])
-        except (KeyError, TypeError, ValueError) as exc:
+            names = [str(name) for name in data["names"]]
+            raw = base64.b64decode(data["matrix"], validate=True)
+            keep = {label: float(data["keep"][label]) for label in labels}
+            add = {label: None if data["add"][label] is None else float(data["add"][label]) for label in labels}
+        except (KeyError, TypeError, ValueError, binascii.Error) as exc:
             raise LearnedWeightsError(f"{path}: not a weights file ({exc!r})") from None
-        if set(labels) != set(GROUP_B) or any(len(row) != len(labels) for row in weights.values()):
-            raise LearnedWeightsError(f"{path}: the weights do not cover the qualification and follow-up labels")
-        if not (0 < keep < 1 and 0 < add < 1):
-            raise LearnedWeightsError(f"{path}: the bars keep={keep} and add={add} must lie between 0 and 1")
-        return cls(labels, keep, add, weights, data.get("digest", ""))
+        unknown = [label for label in labels if label not in LABELS]
+        if not labels or unknown or len(set(labels)) != len(labels):
+            raise LearnedWeightsError(f"{path}: the weights name no labels, or labels twice, or ones the moment finder "
+                                      f"does not have ({', '.join(map(repr, unknown))})")
+        if len(raw) != 4 * len(names) * len(labels):
+            raise LearnedWeightsError(f"{path}: the weights do not match {len(names)} features by {len(labels)} labels")
+        for label in labels:
+            if not (0 < keep[label] < 1 and (add[label] is None or 0 < add[label] < 1)):
+                raise LearnedWeightsError(f"{path}: the bars of {label} (keep={keep[label]}, add={add[label]}) must "
+                                          "lie between 0 and 1")
+        matrix = np.frombuffer(raw, dtype="<f4").reshape(len(names), len(labels))
+        return cls(labels, keep, add, names, matrix, data.get("digest", ""))
 
     def scores(self, reading: Reading) -> np.ndarray:
-        """Each line's score for each label (lines x labels): the weights of features(reading, i) summed,
-        each line's pieces looked up once for each place it is seen from."""
+        """Each line's score for each label (lines x labels): the weights of features(reading, i) summed, each
+        line's pieces looked up once for each place it is seen from. A line not weighed (see weighed) scores
+        minus infinity: it is neither kept nor added."""
         lines = reading.lines
         n = len(lines)
-        total = np.zeros((n + 4, len(self.labels)), dtype=np.float32)  # room for two rows before and two after
-        made = [_pieces(rl) for rl in lines]
+        total = np.full((n, len(self.labels)), -np.inf, dtype=np.float32)
+        targets = [rl.index for rl in lines if weighed(rl)]
+        if not targets:
+            return total
+        total[targets] = 0
+        made: dict[int, _Pieces] = {}
         nothing = repeat(self.nothing)  # a zero row: for a name the model does not know, and to start each run
         for slot, (table, keyed) in enumerate(zip(self.tables, self.keyed)):
             get = table.get
             reads = _READS[slot]
+            step = (0, -1, 1, -2)[slot]  # line i sees the line before it as "p|", the one after as "n|"
             rows: list[int] = []
             starts: list[int] = []
-            for pieces in made:
+            into: list[int] = []
+            for i in targets:
+                j = i + step
+                if not 0 <= j < n:
+                    continue
+                pieces = made.get(j)
+                if pieces is None:
+                    pieces = made[j] = _pieces(lines[j])
+                into.append(i)
                 starts.append(len(rows))
                 rows.append(self.nothing)  # so no line's run is empty
                 rows.extend(map(get, pieces.own if slot == 0 else pieces.said, nothing))
@@ -221,11 +278,21 @@ class Weights:
                     rows.extend(map(keyed[(role, "b")].get, pairs(pieces.tokens), nothing))
                 if "g" in reads:
                     rows.extend(map(keyed[(role, "g")].get, pieces.groups, nothing))
-            summed = np.add.reduceat(self.matrix[rows], starts, axis=0)
-            # the line before line i is seen from i as "p|": its sum goes to row i (line i-1 sits at row i+1)
-            shift = (0, 1, -1, 2)[slot]
-            total[2 + shift: 2 + shift + n] += summed
-        return total[2: 2 + n]
+            if into:
+                total[into] += np.add.reduceat(self.matrix[rows], starts, axis=0)
+        return total
+
+
+def weighed(rl: ReadLine) -> bool:
+    """Whether the model weighs a line at all: a customer's line, or a rep's that has a number or a qualification
+    finding of the rules'. The rep's other lines (a third of a call's) held 11 of 4,219 labels of these kinds
+    in the labelled calls: a rep asks about a pain or a budget, the customer says it."""
+    if rl.role == CUSTOMER:
+        return True
+    return rl.role == REP and (has_number(rl.word_set) or not _B.isdisjoint(rl.labels))
+
+
+_B = frozenset(GROUP_B)
 
 
 _DEFAULT: Weights | None = None
@@ -239,14 +306,15 @@ def default_weights() -> Weights:
 
 
 def read_learned(reading: Reading, weights: Weights | None = None) -> None:
-    """Decide the qualification and follow-up labels again: confirm, take back or add."""
+    """Decide the labels the weights learned again: confirm, take back or add."""
     weights = weights or default_weights()
     lines = reading.lines
     if not lines:
         return
     scores = weights.scores(reading)  # every line weighed before any finding changes
+    index, keep_cut = weights.index, weights.keep_cut
     drop = {(rl.index, label) for rl in lines for label in rl.labels
-            if label in weights.index and scores[rl.index, weights.index[label]] < weights.keep_cut}
+            if label in index and -np.inf < scores[rl.index, index[label]] < keep_cut[index[label]]}
     added = []
     for i, k in zip(*np.nonzero(scores >= weights.add_cut)):
         rl, label = lines[i], weights.labels[k]
@@ -291,7 +359,7 @@ def _reason(weights: Weights, reading: Reading, i: int, k: int) -> str:
         return [f"'{value}'" for _w, value in sorted(weighed, reverse=True)[:most]]
 
     own = heaviest(_pieces(lines[i]), 0, "wb", 3)
-    before = heaviest(_pieces(lines[i - 1]), 1, "w", 2) if i > 0 else []
+    before = heaviest(_pieces(lines[i - 1]), 1, "w", 2) if i > 0 and not own else []  # only when its own say nothing
     if own:
         said = f"its words {', '.join(own)} weigh most"
     elif before:
@@ -301,4 +369,4 @@ def _reason(weights: Weights, reading: Reading, i: int, k: int) -> str:
     return f"reads as {READS_AS[weights.labels[k]]}, as coaches labelled such lines: {said}"
 
 
-__all__ = ["LearnedWeightsError", "READS_AS", "Weights", "default_weights", "features", "read_learned"]
+__all__ = ["LearnedWeightsError", "READS_AS", "Weights", "default_weights", "features", "read_learned", "weighed"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 
 from desktop.core.detect import GROUP_B, LearnedWeightsError, Weights, default_weights, detect, read_rules
-from desktop.core.detect.learned import WEIGHTS, features, read_learned
+from desktop.core.detect.learned import WEIGHTS, features, read_learned, weighed
 from desktop.paths import resource
 from tests.core.detect.talk import ROLES, lines
 from tests.detection_eval.train import HELD_OUT, TRAINING, labelled_lines
@@ -18,7 +19,9 @@ HERE = Path(__file__).resolve().parents[2] / "detection_eval"
 
 
 def _weights(table: dict[str, list[float]], keep=0.1, add=0.5) -> Weights:
-    return Weights(tuple(GROUP_B), keep, add, {"bias": [-5.0] * len(GROUP_B), **table})
+    bars = {label: (keep, None if label == "missed_follow_up" else add) for label in GROUP_B}
+    return Weights.of_table(tuple(GROUP_B), {label: k for label, (k, _a) in bars.items()},
+                            {label: a for label, (_k, a) in bars.items()}, {"bias": [-5.0] * len(GROUP_B), **table})
 
 
 def _row(**by_label: float) -> list[float]:
@@ -27,10 +30,12 @@ def _row(**by_label: float) -> list[float]:
 
 def test_the_shipped_weights_cover_the_labels_and_say_what_they_were_learned_from():
     data = json.loads(resource(*WEIGHTS).read_text(encoding="utf-8"))
-    assert data["labels"] == list(GROUP_B) and 0 < data["keep"] < data["add"] < 1
+    assert set(GROUP_B) <= set(data["labels"]) and "rep_question_leading" not in data["labels"]
+    assert all(0 < data["keep"][label] < 1 for label in data["labels"])
+    assert data["add"]["missed_follow_up"] is None  # a missed follow-up is only ever kept or taken back
     assert set(data["trained_on"]) == set(TRAINING) and set(TRAINING).isdisjoint(HELD_OUT)  # never the held-out calls
     w = default_weights()
-    assert len(w.weights) > 1000 and w.source == data["digest"]
+    assert len(w.names) > 1000 and w.source == data["digest"]
 
 
 def test_the_scores_are_the_weights_of_every_named_feature_summed():
@@ -40,11 +45,17 @@ def test_the_scores_are_the_weights_of_every_named_feature_summed():
     reading = read_rules(*labelled_lines(call)[:2])
     w = default_weights()
     fast = w.scores(reading)
-    for i in (0, 1, 5, len(reading.lines) - 1):
+    left_out = 0
+    for i, rl in enumerate(reading.lines):
+        if not weighed(rl):  # a rep's line with no number and no qualification finding: never kept nor added
+            assert np.all(fast[i] == -np.inf) and not set(rl.labels) & set(GROUP_B)
+            left_out += 1
+            continue
         names = features(reading, i)
         assert len(names) == len(set(names))  # each feature once: the model reads them as present or not
-        slow = np.sum([w.weights[n] for n in names if n in w.weights], axis=0)
+        slow = np.sum([w.weight_of(n) for n in names if w.weight_of(n) is not None], axis=0)
         assert np.allclose(fast[i], slow)
+    assert 0 < left_out < len(reading.lines) / 2
 
 
 def test_a_rule_finding_the_model_does_not_confirm_is_taken_back_and_a_line_it_finds_is_added_with_its_words():
@@ -70,12 +81,27 @@ def test_the_model_never_adds_what_the_line_negates_nor_a_missed_follow_up():
     assert {k for k in got if k[1] == "missed_follow_up"} <= {k for k in rules if k[1] == "missed_follow_up"}
 
 
-def test_the_other_labels_are_the_rules_alone():
+def test_a_label_the_weights_do_not_learn_is_the_rules_alone():
     said = lines("R: Would you like to see a demo next week?", "C: Just send me some information.",
                  "R: Sure, I'll send that over today.")
+    eager = _weights({"bias": _row(pain=9.0)})  # learns only the qualification labels, and adds a pain anywhere
     rules = [(f.label, f.start_ms) for f in read_rules(said, ROLES).findings() if f.label not in GROUP_B]
-    learned = [(f.label, f.start_ms) for f in detect(said, ROLES) if f.label not in GROUP_B]
-    assert rules == learned and ("deferral", 4000) in rules
+    learned = [(f.label, f.start_ms) for f in detect(said, ROLES, weights=eager) if f.label not in GROUP_B]
+    assert rules == learned and ("deferral", 4000) in rules and ("deferral_accepted", 8000) in rules
+
+
+def test_a_rep_line_with_no_number_and_no_qualification_finding_is_not_weighed():
+    """A third of a call's lines are the rep's with neither: the model neither keeps, takes back nor adds there,
+    whatever it would say. A rep's line with a number, and every customer line, are weighed."""
+    said = lines("R: How do you handle that today?", "R: So that's about forty hours a week?",
+                 "C: We just live with it.")
+    eager = _weights({"bias": _row(pain=9.0)})
+    pains = {f.start_ms // 4000 for f in detect(said, ROLES, weights=eager) if f.label == "pain"}
+    assert pains == {1, 2}
+    doubtful = Weights.of_table(("rep_question_open",), {"rep_question_open": 0.9}, {"rep_question_open": None},
+                                {"bias": [-9.0]})  # would take back every open question it weighs
+    kept = {f.start_ms // 4000 for f in detect(said, ROLES, weights=doubtful) if f.label == "rep_question_open"}
+    assert 0 in kept  # the rep's line with no number is the rules' alone
 
 
 def test_an_empty_transcript_reads_as_nothing():
@@ -84,12 +110,23 @@ def test_an_empty_transcript_reads_as_nothing():
     assert reading.findings() == []
 
 
+_ONE = base64.b64encode(np.array([1.0], dtype="<f4").tobytes()).decode()
+
+
 @pytest.mark.parametrize("text, says", [
     (None, "the moment finder's learned weights are missing"),
     ("{not json", "cannot read the learned weights"),
-    (json.dumps({"format": 1, "labels": ["pain"], "keep": 0.1, "add": 0.5, "weights": {}}), "do not cover"),
-    (json.dumps({"format": 1, "labels": list(GROUP_B), "keep": 0.1, "add": 1.5, "weights": {}}), "between 0 and 1"),
-    (json.dumps({"format": 9, "labels": list(GROUP_B), "keep": 0.1, "add": 0.5, "weights": {}}), "format 9"),
+    (json.dumps({"format": 2, "labels": ["painn"], "keep": {"painn": 0.1}, "add": {"painn": 0.5}, "names": [],
+                 "matrix": ""}), "does not have ('painn')"),
+    (json.dumps({"format": 2, "labels": ["pain"], "keep": {"pain": 0.1}, "add": {"pain": 0.5}, "names": ["bias", "x"],
+                 "matrix": _ONE}), "do not match 2 features by 1 labels"),
+    (json.dumps({"format": 2, "labels": ["pain"], "keep": {"pain": 0.1}, "add": {"pain": 0.5}, "names": ["bias"],
+                 "matrix": "not base64!"}), "not a weights file"),
+    (json.dumps({"format": 2, "labels": ["pain"], "keep": {"pain": 0.1}, "add": {"pain": 1.5}, "names": ["bias"],
+                 "matrix": _ONE}), "the bars of pain (keep=0.1, add=1.5) must lie between 0 and 1"),
+    (json.dumps({"format": 2, "labels": ["pain"], "keep": {}, "add": {"pain": 0.5}, "names": [], "matrix": ""}),
+     "not a weights file"),
+    (json.dumps({"format": 1, "labels": list(GROUP_B), "keep": 0.1, "add": 0.5, "weights": {}}), "format 1"),
 ])
 def test_broken_weights_are_refused_with_the_file_named(tmp_path, text, says):
     path = tmp_path / "weights.json"
