@@ -32,7 +32,7 @@ def test_the_list_and_the_lane_show_the_demo_calls_suggestions(qtbot, window, st
     assert [f.start_ms for f in shown] == sorted(f.start_ms for f in shown)  # in time order
     row = ctl.model.row_of(deferral.id)
     assert "deferral" in ctl.model.index(row, 1).data() and deferral.reason == ctl.model.index(row, 3).data()
-    assert " open of " in window.view.suggestions.title.text()
+    assert " open of " in window.view.suggestions.title.text().replace("\u00a0", " ")
     # On the waveform: a lane of marks coloured by family, along the foot of the wave.
     marks = window.view.waveform.suggestions_shown()
     assert len(marks) == len(shown) and {m.family for m in marks} >= {"questions", "stalls and next steps"}
@@ -106,7 +106,7 @@ def test_a_transcript_arriving_on_the_open_call_brings_its_suggestions(qtbot, wi
     qtbot.waitUntil(lambda: "no transcript" in window.view.suggestions.title.text(), timeout=5000)
     install_transcription(window).import_file(write_script_vtt(tmp_path / "acme.vtt"))
     qtbot.waitUntil(lambda: window.suggestions.model.rowCount() > 0, timeout=5000)  # no reopening needed
-    assert " open of " in window.view.suggestions.title.text()
+    assert " open of " in window.view.suggestions.title.text().replace("\u00a0", " ")
 
 
 def test_the_call_tab_shows_the_conversation_figures_and_says_why_one_is_missing(qtbot, window, store, demo,

@@ -96,6 +96,7 @@ class SuggestionsPanel(QWidget):
         open_ = sum(1 for s in self.model.all() if s.verdict is None)
         why = getattr(self, "_why", None)
         if total:
-            self.title.setText(f"Suggestions · {open_} open of {total}")
+            # the count held together: where the title wraps beside the family filter it breaks after the dot
+            self.title.setText(f"Suggestions · {open_}\u00a0open\u00a0of\u00a0{total}")
         else:
             self.title.setText(f"Suggestions — none: {why}" if why else "Suggestions — none on this call")
