@@ -90,6 +90,10 @@ _SLOT = {"": 0, "p|": 1, "n|": 2, "pp|": 3}
 #: what each place a line is seen from reads of it: its words ("w"), pairs of words ("b"), phrase lists ("g")
 _READS = ({"w", "b", "g"}, {"w", "g"}, {"g"}, set())
 _DIGIT = re.compile(r"\d")
+#: (place, run, vocabulary) of each sum Weights._weigh makes: a line's own named features at place 0, what its
+#: neighbours see of it elsewhere, then its words, pairs and lists where _READS reads them
+_LOOKS = tuple((slot, "o" if slot == 0 else "s", "n") for slot in range(4)) + tuple(
+    (slot, kind, kind) for slot, reads in enumerate(_READS) for kind in "wbg" if kind in reads)
 
 
 class _Pieces(NamedTuple):
@@ -168,11 +172,17 @@ class Weights:
         self.names = list(names)
         self.source = source
         self.index = {label: k for k, label in enumerate(labels)}
-        # a feature's row in the matrix, by where it is seen from ("", "p|", "n|", "pp|"): the named ones by
-        # name, a word, a pair of words or a phrase list by role and kind, keyed by the word, pair or list itself
-        self.tables: tuple[dict[str, int], ...] = ({}, {}, {}, {})
-        self.keyed: tuple[dict[tuple[str, str], dict], ...] = tuple(
-            {(role, kind): {} for role in "RC" for kind in "wbg"} for _slot in range(4))
+        self.nothing = len(self.names)  # the last row, all zeros
+        self.matrix = np.zeros((len(self.names) + 1, len(labels)), dtype=np.float32)
+        self.matrix[:-1] = matrix
+        # Each piece a line shows is looked up once, whatever place it is seen from: a word, a pair of words or a
+        # phrase list by its role and kind ("w", "b", "g"), a named feature ("n") by name, gives an id; the id's
+        # row in the matrix for each place (0: the line itself, 1: as the line before, 2: after, 3: two before)
+        # is one array look-up. The last id of each kind is the piece the model does not know (the zero row).
+        self.ids: dict[str, dict[str, dict]] = {kind: {"R": {}, "C": {}} for kind in "wbg"}
+        self.ids["n"] = {"": {}}
+        self.keys: dict[str, list] = {kind: [] for kind in "wbgn"}  # id -> the word, pair, list or name
+        places: dict[str, list[tuple[int, int, int]]] = {kind: [] for kind in "wbgn"}  # (place, id, row)
         for row, name in enumerate(self.names):
             tag, bar, rest = name.partition("|")
             slot = _SLOT[tag + bar] if bar else 0
@@ -180,13 +190,26 @@ class Weights:
                 rest = name
             head, colon, value = rest.partition(":")
             if colon and len(head) == 2 and head[0] in "RC" and head[1] in "wbg":
-                key = tuple(value.split("_", 1)) if head[1] == "b" else value
-                self.keyed[slot][(head[0], head[1])][key] = row
+                kind, role = head[1], head[0]
+                key = tuple(value.split("_", 1)) if kind == "b" else value
             else:
-                self.tables[slot][rest] = row
-        self.nothing = len(self.names)  # the last row, all zeros
-        self.matrix = np.zeros((len(self.names) + 1, len(labels)), dtype=np.float32)
-        self.matrix[:-1] = matrix
+                kind, role, key = "n", "", rest
+            table = self.ids[kind][role]
+            found = table.get(key)
+            if found is None:
+                found = table[key] = len(self.keys[kind])
+                self.keys[kind].append(key)
+            places[kind].append((slot, found, row))
+        self.rows: dict[str, np.ndarray] = {}
+        for kind, known in places.items():
+            rows = np.full((4, len(self.keys[kind]) + 1), self.nothing, dtype=np.intp)
+            for slot, found, row in known:
+                rows[slot, found] = row
+            self.rows[kind] = rows
+        # whether a word or pair says something a reason can name: a word of three letters or more that is not a
+        # stopword, or a pair with one (the unknown id says nothing)
+        self.telling = {kind: np.array([any(len(x) > 2 and x not in STOPWORDS for x in ((key,) if kind == "w" else key))
+                                        for key in self.keys[kind]] + [False]) for kind in "wb"}
 
     @classmethod
     def of_table(cls, labels: tuple[str, ...], keep: dict[str, float], add: dict[str, float | None],
@@ -241,46 +264,70 @@ class Weights:
         return cls(labels, keep, add, names, matrix, data.get("digest", ""))
 
     def scores(self, reading: Reading) -> np.ndarray:
-        """Each line's score for each label (lines x labels): the weights of features(reading, i) summed, each
-        line's pieces looked up once for each place it is seen from. A line not weighed (see weighed) scores
-        minus infinity: it is neither kept nor added."""
+        """Each line's score for each label (lines x labels): the weights of features(reading, i) summed. A line not
+        weighed (see weighed) scores minus infinity: it is neither kept nor added."""
+        return self._weigh(reading)[0]
+
+    def _weigh(self, reading: Reading) -> tuple[np.ndarray, dict[str, tuple[np.ndarray, np.ndarray]]]:
+        """The scores, and the ids each line's words and pairs were looked up as (kind -> the ids of every line one
+        after the other, and where each line's run starts and, last, where the last ends), for the reasons. Each
+        line's pieces are looked up once, for every place the lines weighed see it from; then each place's rows are
+        summed line by line."""
         lines = reading.lines
         n = len(lines)
         total = np.full((n, len(self.labels)), -np.inf, dtype=np.float32)
-        targets = [rl.index for rl in lines if weighed(rl)]
-        if not targets:
-            return total
-        total[targets] = 0
-        made: dict[int, _Pieces] = {}
-        nothing = repeat(self.nothing)  # a zero row: for a name the model does not know, and to start each run
-        for slot, (table, keyed) in enumerate(zip(self.tables, self.keyed)):
-            get = table.get
-            reads = _READS[slot]
-            step = (0, -1, 1, -2)[slot]  # line i sees the line before it as "p|", the one after as "n|"
-            rows: list[int] = []
-            starts: list[int] = []
-            into: list[int] = []
-            for i in targets:
-                j = i + step
-                if not 0 <= j < n:
-                    continue
-                pieces = made.get(j)
-                if pieces is None:
-                    pieces = made[j] = _pieces(lines[j])
-                into.append(i)
-                starts.append(len(rows))
-                rows.append(self.nothing)  # so no line's run is empty
-                rows.extend(map(get, pieces.own if slot == 0 else pieces.said, nothing))
-                role = pieces.role
-                if "w" in reads:
-                    rows.extend(map(keyed[(role, "w")].get, pieces.words, nothing))
-                if "b" in reads:
-                    rows.extend(map(keyed[(role, "b")].get, pairs(pieces.tokens), nothing))
-                if "g" in reads:
-                    rows.extend(map(keyed[(role, "g")].get, pieces.groups, nothing))
-            if into:
-                total[into] += np.add.reduceat(self.matrix[rows], starts, axis=0)
-        return total
+        own = [weighed(rl) for rl in lines]
+        targets = np.flatnonzero(own)
+        if not len(targets):
+            return total, {}
+        before = own[1:] + [False]  # line j is the line before a line weighed
+        after = [False] + own[:-1]  # ... the line after one
+        two = own[2:] + [False, False]  # ... two before one
+        unknown = {kind: len(self.keys[kind]) for kind in "wbgn"}
+        # each kind's ids, every line's run one after the other: "o" the line's own named features, "s" what its
+        # neighbours see of it, then its words, pairs and lists; and where each line's run starts
+        o, s, w, b, g = [], [], [], [], []
+        o_at, s_at, w_at, b_at, g_at = [], [], [], [], []
+        named = self.ids["n"][""].get
+        words, pairs_of, lists = ({"R": self.ids[k]["R"].get, "C": self.ids[k]["C"].get} for k in "wbg")
+        no_name, no_word, no_pair, no_list = (repeat(unknown[k]) for k in "nwbg")
+        for j, rl in enumerate(lines):
+            o_at.append(len(o))
+            s_at.append(len(s))
+            w_at.append(len(w))
+            b_at.append(len(b))
+            g_at.append(len(g))
+            is_own, is_before = own[j], before[j]
+            if not (is_own or is_before or after[j] or two[j]):
+                continue
+            pieces = _pieces(rl)
+            role = pieces.role
+            s.extend(map(named, pieces.said, no_name))
+            if is_own or is_before or after[j]:
+                g.extend(map(lists[role], pieces.groups, no_list))
+                if is_own or is_before:
+                    w.extend(map(words[role], pieces.words, no_word))
+                    if is_own:
+                        o.extend(map(named, pieces.own, no_name))
+                        b.extend(map(pairs_of[role], pairs(pieces.tokens), no_pair))
+        looked = {}
+        for kind, found, at in (("o", o, o_at), ("s", s, s_at), ("w", w, w_at), ("b", b, b_at), ("g", g, g_at)):
+            at.append(len(found))
+            found.append(unknown["n" if kind in "os" else kind])  # after the last run: every start is inside
+            looked[kind] = (np.array(found, dtype=np.intp), np.array(at, dtype=np.intp))
+        seen = np.zeros((4, n + 1, len(self.labels)), dtype=np.float32)  # row n: no line there (all zeros)
+        for slot, kind, vocabulary in _LOOKS:
+            found, at = looked[kind]
+            # reduceat sums each run (the last to the end, through the zero row after it); an empty run (a line not
+            # read for this kind, or with nothing of it) gets the row its start points at, so it is set to zero
+            summed = np.add.reduceat(self.matrix[self.rows[vocabulary][slot][found]], at[:-1], axis=0)
+            summed[at[1:] == at[:-1]] = 0
+            seen[slot, :n] += summed
+        # line i sees the line before it as "p|" (place 1), the one after as "n|" (2), the one before that as "pp|"
+        total[targets] = (seen[0, targets] + seen[1, np.where(targets >= 1, targets - 1, n)]
+                          + seen[2, np.where(targets + 1 < n, targets + 1, n)]
+                          + seen[3, np.where(targets >= 2, targets - 2, n)])
+        return total, looked
 
 
 def weighed(rl: ReadLine) -> bool:
@@ -313,7 +360,7 @@ def read_learned(reading: Reading, weights: Weights | None = None) -> None:
     lines = reading.lines
     if not lines:
         return
-    scores = weights.scores(reading)  # every line weighed before any finding changes
+    scores, looked = weights._weigh(reading)  # every line weighed before any finding changes
     index, keep_cut = weights.index, weights.keep_cut
     drop = {(rl.index, label) for rl in lines for label in rl.labels
             if label in index and -np.inf < scores[rl.index, index[label]] < keep_cut[index[label]]}
@@ -322,7 +369,7 @@ def read_learned(reading: Reading, weights: Weights | None = None) -> None:
         rl, label = lines[i], weights.labels[k]
         if rl.role in (REP, CUSTOMER) and label not in rl.labels and not _ruled_out(reading, rl, label):
             # a line whose speaker's side is unknown is not guessed at: the weights read who is speaking
-            added.append((rl, label, _reason(weights, reading, i, k)))
+            added.append((rl, label, _reason(weights, looked, i, k)))
     reading.drop(drop)
     for rl, label, reason in added:
         reading.add(label, rl, "", reason)
@@ -338,30 +385,26 @@ def _ruled_out(reading: Reading, rl: ReadLine, label: str) -> bool:
     return negations in reading.book.groups and reading.line_find(negations, rl) is not None
 
 
-def _reason(weights: Weights, reading: Reading, i: int, k: int) -> str:
-    """'reads as who signs or owns the budget, as coaches labelled such lines: its words 'sign off' weigh most'"""
-    lines = reading.lines
+def _reason(weights: Weights, looked: dict[str, tuple[np.ndarray, np.ndarray]], i: int, k: int) -> str:
+    """'reads as who signs or owns the budget, as coaches labelled such lines: its words 'sign off' weigh most'
+    (`looked`: the ids Weights._weigh looked the lines' words and pairs up as)."""
     column = weights.matrix[:, k]
 
-    def heaviest(pieces: _Pieces, slot: int, kinds: str, most: int) -> list[str]:
-        # the line's words and pairs of words with a weight, and of those the ones that weigh for this label
-        known = []
-        for kind in kinds:
-            table = weights.keyed[slot][(pieces.role, kind)]
-            said = pieces.words if kind == "w" else pairs(pieces.tokens)
-            known.extend((row, key) for key in said if (row := table.get(key)) is not None)
-        if not known:
-            return []
-        weight = column[[row for row, _k in known]].tolist()
+    def heaviest(j: int, slot: int, kinds: str, most: int) -> list[str]:
+        # the line's words and pairs of words that weigh for this label, of those that say something
         weighed = []
-        for w, (_row, key) in zip(weight, known):
-            said = (key,) if isinstance(key, str) else key
-            if w > 0 and any(len(x) > 2 and x not in STOPWORDS for x in said):
-                weighed.append((w, " ".join(said)))  # a word that says something, or two with one
+        for kind in kinds:
+            found, at = looked[kind]
+            ids = found[at[j]: at[j + 1]]  # the line's run
+            weight = column[weights.rows[kind][slot][ids]]
+            heavy = (weight > 0) & weights.telling[kind][ids]
+            keys = weights.keys[kind]
+            weighed.extend((w, keys[piece] if kind == "w" else " ".join(keys[piece]))
+                           for w, piece in zip(weight[heavy].tolist(), ids[heavy].tolist()))
         return [f"'{value}'" for _w, value in sorted(weighed, reverse=True)[:most]]
 
-    own = heaviest(_pieces(lines[i]), 0, "wb", 3)
-    before = heaviest(_pieces(lines[i - 1]), 1, "w", 2) if i > 0 and not own else []  # only when its own say nothing
+    own = heaviest(i, 0, "wb", 3)
+    before = heaviest(i - 1, 1, "w", 2) if i > 0 and not own else []  # only when its own say nothing
     if own:
         said = f"its words {', '.join(own)} weigh most"
     elif before:
