@@ -3,6 +3,7 @@
     python -m tests.detection_eval.train            # writes resources/detect/learned/weights.json
     python -m tests.detection_eval.train --check    # trains again and says whether the shipped file is it
     python -m tests.detection_eval.train --cv       # each writer's calls scored by a model trained without them
+                                                    # (--jobs N: writers fitted at once, one per core by default)
 
 The calls it learns from are the labelled sets named in TRAINING (every set but the ones held out
 for measuring, HELD_OUT). Each line is read by the rules (detect.read_rules), named by
@@ -17,6 +18,7 @@ import argparse
 import base64
 import hashlib
 import json
+import os
 import re
 import sys
 from collections import Counter
@@ -34,18 +36,21 @@ REPO = HERE.parents[1]
 #: the sets the weights are learned from: every call the rules were tuned on, and the older held-out sets
 TRAINING = ("dev", "dev2", "blind", "after", "after_rules", "fresh", "final", "train_t1", "train_t2", "train_t3",
             "train_t4", "train_t5", "train_t6", "train_t7", "train_t8", "train_t9", "train_t10", "train_t11",
-            "train_t12")
+            "train_t12", "train_t13", "train_t14", "train_t15", "train_t16", "train_t17", "train_t18", "train_t19",
+            "train_t20")
 #: written after the learned reading was built, by coaches who saw neither rules nor weights; never trained on
-#: (h3 and h4: written when the per-label bars were chosen, and first scored once the weights were fixed)
-HELD_OUT = ("heldout_w1", "heldout_w2", "heldout_w1_second", "heldout_h3", "heldout_h4")
+#: (h3 and h4: written when the per-label bars were chosen, h5 to h7 when the rep's questions were first weighed;
+#: each first scored once the weights and bars were fixed)
+HELD_OUT = ("heldout_w1", "heldout_w2", "heldout_w1_second", "heldout_h3", "heldout_h4", "heldout_h5", "heldout_h6",
+            "heldout_h7")
 #: label -> (keep, add): the labels the model decides again and their bars, as --cv chose them (see
 #: cross_validate); a label not here is the rules' alone
 BARS: dict[str, tuple[float, float | None]] = {
-    "rep_question_open": (0.1, 0.5), "rep_question_closed": (0.05, 0.4), "customer_question": (0.1, 0.5),
-    "deferral": (0.3, 0.3), "deferral_accepted": (0.05, 0.3), "next_step_confirmed": (0.2, 0.3),
-    "next_step_vague": (0.05, None), "metrics": (0.2, 0.3), "economic_buyer": (0.05, 0.3),
-    "decision_process": (0.1, 0.5), "pain": (0.2, 0.4), "champion": (0.3, 0.3), "competition": (0.2, 0.3),
-    "critical_event": (0.1, 0.3), "price": (0.1, 0.4), "objection": (0.1, 0.3), "missed_follow_up": (0.3, None),
+    "rep_question_open": (0.1, 0.6), "rep_question_closed": (0.1, 0.6), "customer_question": (0.2, None),
+    "deferral": (0.3, 0.6), "deferral_accepted": (0.3, None), "next_step_confirmed": (0.1, 0.5),
+    "next_step_vague": (0.1, None), "metrics": (0.2, 0.4), "economic_buyer": (0.3, 0.4),
+    "decision_process": (0.1, 0.6), "pain": (0.2, 0.3), "champion": (0.1, 0.3), "competition": (0.3, 0.3),
+    "critical_event": (0.1, 0.3), "price": (0.1, 0.4), "objection": (0.1, 0.3), "missed_follow_up": (0.2, None),
 }
 #: a missed follow-up is a reply read against what came before it: the model keeps or takes back the rules' ones
 NEVER_ADD = ("missed_follow_up",)
@@ -164,7 +169,24 @@ KEEPS = (0.05, 0.1, 0.2, 0.3)
 ADDS = (0.3, 0.4, 0.5, 0.6, 0.7, None)  # None: the model never adds the label, only keeps or takes back
 
 
-def cross_validate(rows) -> dict[str, tuple[float, float | None]]:
+_ROWS: list = []  # the rows cross_validate shares with the processes it forks
+
+
+def _held_out(writer: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One writer's lines scored by a model of every label trained on the other writers' (of _ROWS)."""
+    rows = _ROWS
+    names, w = fit([r for r in rows if r[0] != writer], LABELS)
+    test = [r for r in rows if r[0] == writer]
+    index = {n: i for i, n in enumerate(names)}
+    p = 1 / (1 + np.exp(-np.clip(Sparse(test, index).times(w), -30, 30)))
+    own = [{n[3:] for n in names if n[1:3] == "r:"} for _w, names, _l, _in in test]  # "Cr:pain": the line's own
+    ruled = np.array([[label in o for label in LABELS] for o in own])
+    truth = np.array([[label in r[2] for label in LABELS] for r in test])
+    print(f"{writer}: {len(test)} lines", file=sys.stderr, flush=True)
+    return p, ruled, truth, np.array([r[3] for r in test])
+
+
+def cross_validate(rows, jobs: int = 1) -> dict[str, tuple[float, float | None]]:
     """Each writer's lines scored by a model of every label trained on the other writers; then the bars.
 
     A label's bars are a pair (keep, add) from KEEPS x ADDS, or none: the rules alone. They are chosen a group
@@ -173,17 +195,19 @@ def cross_validate(rows) -> dict[str, tuple[float, float | None]]:
     The bars chosen without each writer are scored on that writer too ("nested"): the figure for a writer nobody
     chose anything on. Returns the bars chosen on every writer (what BARS holds)."""
     writers = sorted({r[0] for r in rows})
-    scored = []  # (probabilities, the rules' findings, the truth, whether weighed) per writer, lines x labels
-    for writer in writers:
-        names, w = fit([r for r in rows if r[0] != writer], LABELS)
-        test = [r for r in rows if r[0] == writer]
-        index = {n: i for i, n in enumerate(names)}
-        p = 1 / (1 + np.exp(-np.clip(Sparse(test, index).times(w), -30, 30)))
-        own = [{n[3:] for n in names if n[1:3] == "r:"} for _w, names, _l, _in in test]  # "Cr:pain": the line's own
-        ruled = np.array([[label in o for label in LABELS] for o in own])
-        truth = np.array([[label in r[2] for label in LABELS] for r in test])
-        scored.append((p, ruled, truth, np.array([r[3] for r in test])))
-        print(f"{writer}: {len(test)} lines", file=sys.stderr, flush=True)
+    # (probabilities, the rules' findings, the truth, whether weighed) per writer, lines x labels; each writer's
+    # model is fitted on its own, so the writers are shared among the processor's cores (forked: the rows are not
+    # copied to each)
+    global _ROWS
+    _ROWS = rows
+    jobs = max(1, min(jobs, len(writers)))
+    if jobs == 1:
+        scored = [_held_out(writer) for writer in writers]
+    else:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            scored = pool.map(_held_out, writers, chunksize=1)
     groups = [GROUP_A, GROUP_B] + [(label,) for label in LABELS if label not in GROUP_A + GROUP_B]
     chosen = {label: bars for group in groups for label, bars in choose_bars(scored, group).items()}
     nested = {label: np.zeros(3, dtype=np.int64) for label in LABELS}
@@ -257,10 +281,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.detection_eval.train", description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true", help="train and compare with the shipped weights")
     parser.add_argument("--cv", action="store_true", help="score each writer with a model trained without them")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="with --cv: writers fitted at once (default: one per core)")
     args = parser.parse_args(argv)
     rows = rows_of(TRAINING)
     if args.cv:
-        cross_validate(rows)
+        cross_validate(rows, args.jobs)
         return 0
     made = weights_json(*fit(rows), TRAINING)
     shipped = REPO / "resources" / "detect" / "learned" / "weights.json"  # the source tree's, not an installed copy

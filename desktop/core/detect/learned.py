@@ -12,8 +12,8 @@ development calls; nothing is downloaded or learned on the coach's machine).
 Each label has two bars, chosen by cross-validation over the writers of the labelled calls: a rule's
 finding the model gives less than its bar to keep is taken back; a line the rules missed that the model
 gives at least its bar to add is proposed, with a reason naming the words that weighed most. A label the
-weights do not name (the leading question) is the rules' alone, and so is every label on a rep's line
-with no number and no qualification finding (see weighed).
+weights do not name is the rules' alone, and so is a rep's line with no number, no question and nothing
+the rules found (see weighed).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 
 from desktop.core.detect.lines import Reading, ReadLine
-from desktop.core.detect.model import CUSTOMER, GROUP_B, LABELS, REP
+from desktop.core.detect.model import CUSTOMER, LABELS, REP
 from desktop.core.detect.phrases import has_number
 from desktop.core.detect.text import STOPWORDS
 from desktop.errors import CallmarkError
@@ -75,21 +75,32 @@ class LearnedWeightsError(CallmarkError):
 
 def features(reading: Reading, i: int) -> list[str]:
     """The names of what line i shows: its own, then its neighbours' as seen from it ("p|" the line before,
-    "n|" the line after, "pp|" the one before that). Training reads lines through this function; detection
-    weighs the same names without spelling them out (Weights.scores)."""
+    "n|" the line after, "pp|" the one before that, each across a change of speaker: see near). Training reads
+    lines through this function; detection weighs the same names without spelling them out (Weights.scores)."""
     lines = reading.lines
     out = _names(_pieces(lines[i]), 0)
-    for step, tag in ((-1, "p|"), (1, "n|"), (-2, "pp|")):
-        j = i + step
-        if 0 <= j < len(lines):
+    for j, tag in zip(near(reading, i), ("p|", "n|", "pp|")):
+        if j >= 0:
             out.extend(tag + name for name in _names(_pieces(lines[j]), _SLOT[tag]))
     return out
+
+
+def near(reading: Reading, i: int) -> tuple[int, int, int]:
+    """Line i's neighbours as the model sees them: the line before and the line after it across a change of
+    speaker, and the line before that one across a change of speaker (-1: none). Coaches' calls give each turn a
+    line; a transcript cuts a turn wherever its speaker pauses, and a question is still the line the reply answers.
+    """
+    before, after = reading.turns()
+    j = before[i]
+    return j, after[i], before[j] if j >= 0 else -1
 
 
 _SLOT = {"": 0, "p|": 1, "n|": 2, "pp|": 3}
 #: what each place a line is seen from reads of it: its words ("w"), pairs of words ("b"), phrase lists ("g")
 _READS = ({"w", "b", "g"}, {"w", "g"}, {"g"}, set())
 _DIGIT = re.compile(r"\d")
+#: a capital letter after a word inside a sentence, but not the words that open one ("I", "OK", "So")
+_CAPITAL = re.compile(r"(?<=[a-z0-9,;:%)] )(?!(?:I|OK|Okay|Oh|Um|Uh|Yeah|So|And|But)\b)[A-Z]")
 #: (place, run, vocabulary) of each sum Weights._weigh makes: a line's own named features at place 0, what its
 #: neighbours see of it elsewhere, then its words, pairs and lists where _READS reads them
 _LOOKS = tuple((slot, "o" if slot == 0 else "s", "n") for slot in range(4)) + tuple(
@@ -141,6 +152,8 @@ def _pieces(rl: ReadLine) -> _Pieces:
         own.append("pct")
     if rl.date():
         own.append("date")
+    if _CAPITAL.search(rl.line.text):
+        own.append("cap")  # a name inside a sentence: a product, a vendor, a person ("we use Jobber", "Dana signs")
     tokens = rl.words.split()
     n = len(tokens)
     own.append("len:" + ("s" if n <= 4 else "m" if n <= 15 else "l"))
@@ -280,9 +293,16 @@ class Weights:
         targets = np.flatnonzero(own)
         if not len(targets):
             return total, {}
-        before = own[1:] + [False]  # line j is the line before a line weighed
-        after = [False] + own[:-1]  # ... the line after one
-        two = own[2:] + [False, False]  # ... two before one
+        # where each line weighed sees its neighbours from (see near); n: no line there
+        earlier, later = reading.turns()
+        first = np.array(earlier, dtype=np.intp)[targets]
+        places = (first, np.array(later, dtype=np.intp)[targets],
+                  np.where(first >= 0, np.array(earlier + [-1], dtype=np.intp)[first], -1))
+        places = tuple(np.where(at >= 0, at, n) for at in places)
+        before, after, two = ([False] * (n + 1) for _ in range(3))  # line j is the line before one weighed, ...
+        for flags, at in zip((before, after, two), places):
+            for j in at.tolist():
+                flags[j] = True
         unknown = {kind: len(self.keys[kind]) for kind in "wbgn"}
         # each kind's ids, every line's run one after the other: "o" the line's own named features, "s" what its
         # neighbours see of it, then its words, pairs and lists; and where each line's run starts
@@ -324,24 +344,20 @@ class Weights:
             summed[at[1:] == at[:-1]] = 0
             seen[slot, :n] += summed
         # line i sees the line before it as "p|" (place 1), the one after as "n|" (2), the one before that as "pp|"
-        total[targets] = (seen[0, targets] + seen[1, np.where(targets >= 1, targets - 1, n)]
-                          + seen[2, np.where(targets + 1 < n, targets + 1, n)]
-                          + seen[3, np.where(targets >= 2, targets - 2, n)])
+        total[targets] = seen[0, targets] + seen[1, places[0]] + seen[2, places[1]] + seen[3, places[2]]
         return total, looked
 
 
 def weighed(rl: ReadLine) -> bool:
-    """Whether the model weighs a line at all: a customer's line, or a rep's that has a number or a qualification
-    finding of the rules'. The rep's other lines are a third of a call's; in the labelled calls they held 13 of
-    the 5,762 qualification and follow-up labels, not counting missed follow-ups, which the model never adds:
-    a rep asks about a pain or a budget, the customer says it. On those lines the rules' reading of every label
-    stands, the rep's questions and replies included (the bars were chosen so)."""
+    """Whether the model weighs a line at all: a customer's line, or a rep's that has a number, a finding of the
+    rules' or a sentence that asks. The rep's other lines (statements the rules found nothing in: a pitch, an
+    answer, "great, thanks") are a tenth of a call's. In the 24,581 labelled lines they hold 320 of the 9,331
+    question, stall and next-step labels and 137 of the 7,419 qualification and follow-up ones (121 of them
+    missed follow-ups, which the model never adds): nothing is kept, taken back or added there, and the weighing
+    they would cost goes to the lines that hold the rest."""
     if rl.role == CUSTOMER:
         return True
-    return rl.role == REP and (has_number(rl.word_set) or not _B.isdisjoint(rl.labels))
-
-
-_B = frozenset(GROUP_B)
+    return rl.role == REP and (bool(rl.labels) or has_number(rl.word_set) or any(s.asks for s in rl.sentences))
 
 
 _DEFAULT: Weights | None = None
@@ -369,7 +385,7 @@ def read_learned(reading: Reading, weights: Weights | None = None) -> None:
         rl, label = lines[i], weights.labels[k]
         if rl.role in (REP, CUSTOMER) and label not in rl.labels and not _ruled_out(reading, rl, label):
             # a line whose speaker's side is unknown is not guessed at: the weights read who is speaking
-            added.append((rl, label, _reason(weights, looked, i, k)))
+            added.append((rl, label, _reason(weights, reading, looked, i, k)))
     reading.drop(drop)
     for rl, label, reason in added:
         reading.add(label, rl, "", reason)
@@ -385,7 +401,8 @@ def _ruled_out(reading: Reading, rl: ReadLine, label: str) -> bool:
     return negations in reading.book.groups and reading.line_find(negations, rl) is not None
 
 
-def _reason(weights: Weights, looked: dict[str, tuple[np.ndarray, np.ndarray]], i: int, k: int) -> str:
+def _reason(weights: Weights, reading: Reading, looked: dict[str, tuple[np.ndarray, np.ndarray]], i: int,
+            k: int) -> str:
     """'reads as who signs or owns the budget, as coaches labelled such lines: its words 'sign off' weigh most'
     (`looked`: the ids Weights._weigh looked the lines' words and pairs up as)."""
     column = weights.matrix[:, k]
@@ -404,7 +421,8 @@ def _reason(weights: Weights, looked: dict[str, tuple[np.ndarray, np.ndarray]], 
         return [f"'{value}'" for _w, value in sorted(weighed, reverse=True)[:most]]
 
     own = heaviest(i, 0, "wb", 3)
-    before = heaviest(i - 1, 1, "w", 2) if i > 0 and not own else []  # only when its own say nothing
+    j = near(reading, i)[0]
+    before = heaviest(j, 1, "w", 2) if j >= 0 and not own else []  # only when its own say nothing
     if own:
         said = f"its words {', '.join(own)} weigh most"
     elif before:

@@ -59,6 +59,22 @@ class Reading:
             self.lines.append(ReadLine(i, line, role, said, words, word_set, book.candidates(word_set)))
         self._found: list[tuple[int, int, str, str, str]] = []  # (start, line, label, quote, reason)
         self.threaded: set[tuple[int, str]] = set()  # (line, label) taken from the line before, not its own words
+        self._turns: tuple[list[int], list[int]] | None = None
+
+    def turns(self) -> tuple[list[int], list[int]]:
+        """Each line's neighbours across a change of speaker: (the last line before it said by someone else, the
+        first line after it said by someone else), -1 where there is none. A transcript cuts one person's turn
+        into several lines wherever they pause; the line before a question's reply is still the question."""
+        if self._turns is None:
+            lines = self.lines
+            n = len(lines)
+            before, after = [-1] * n, [-1] * n
+            for i in range(1, n):
+                before[i] = before[i - 1] if lines[i].line.speaker == lines[i - 1].line.speaker else i - 1
+            for i in range(n - 2, -1, -1):
+                after[i] = after[i + 1] if lines[i].line.speaker == lines[i + 1].line.speaker else i + 1
+            self._turns = (before, after)
+        return self._turns
 
     def find(self, name: str, words: str, word_set=None) -> str | None:
         return self._groups[name].find(words, word_set)

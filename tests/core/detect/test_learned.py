@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from desktop.core.detect import GROUP_B, LearnedWeightsError, Weights, default_weights, detect, read_rules
-from desktop.core.detect.learned import WEIGHTS, features, read_learned, weighed
+from desktop.core.detect.learned import WEIGHTS, features, near, read_learned, weighed
 from desktop.paths import resource
 from tests.core.detect.talk import ROLES, lines
 from tests.detection_eval.train import HELD_OUT, TRAINING, labelled_lines
@@ -47,8 +47,8 @@ def test_the_scores_are_the_weights_of_every_named_feature_summed():
     fast = w.scores(reading)
     left_out = 0
     for i, rl in enumerate(reading.lines):
-        if not weighed(rl):  # a rep's line with no number and no qualification finding: never kept nor added
-            assert np.all(fast[i] == -np.inf) and not set(rl.labels) & set(GROUP_B)
+        if not weighed(rl):  # a rep's statement with no number, no question and no finding: never weighed
+            assert np.all(fast[i] == -np.inf) and not rl.labels
             left_out += 1
             continue
         names = features(reading, i)
@@ -90,18 +90,49 @@ def test_a_label_the_weights_do_not_learn_is_the_rules_alone():
     assert rules == learned and ("deferral", 4000) in rules and ("deferral_accepted", 8000) in rules
 
 
-def test_a_rep_line_with_no_number_and_no_qualification_finding_is_not_weighed():
-    """A third of a call's lines are the rep's with neither: the model neither keeps, takes back nor adds there,
-    whatever it would say. A rep's line with a number, and every customer line, are weighed."""
-    said = lines("R: How do you handle that today?", "R: So that's about forty hours a week?",
-                 "C: We just live with it.")
+def test_a_rep_statement_the_rules_found_nothing_in_is_not_weighed():
+    """A tenth of a call's lines are the rep's statements with no number, no question and no finding: the model
+    neither keeps, takes back nor adds there, whatever it would say. The rep's questions, a rep's line with a
+    number, and every customer line, are weighed."""
+    said = lines("R: We built it for teams like yours.", "R: So that's about forty hours a week?",
+                 "C: We just live with it.", "R: How do you handle that today?")
     eager = _weights({"bias": _row(pain=9.0)})
     pains = {f.start_ms // 4000 for f in detect(said, ROLES, weights=eager) if f.label == "pain"}
-    assert pains == {1, 2}
+    assert pains == {1, 2, 3}
     doubtful = Weights.of_table(("rep_question_open",), {"rep_question_open": 0.9}, {"rep_question_open": None},
                                 {"bias": [-9.0]})  # would take back every open question it weighs
+    assert "rep_question_open" in {f.label for f in read_rules(said, ROLES).findings() if f.start_ms == 12000}
     kept = {f.start_ms // 4000 for f in detect(said, ROLES, weights=doubtful) if f.label == "rep_question_open"}
-    assert 0 in kept  # the rep's line with no number is the rules' alone
+    assert 3 not in kept  # the rep's question is weighed, and taken back
+    certain = Weights.of_table(("pain",), {"pain": 0.1}, {"pain": 0.5}, {"bias": [9.0]})
+    assert 0 not in {f.start_ms // 4000 for f in detect(said, ROLES, weights=certain) if f.label == "pain"}
+
+
+@pytest.mark.parametrize("text, capital", [("C: We use Jobber for the scheduling.", True),
+                                           ("C: Dana signs anything over ten thousand.", False),  # opens the line
+                                           ("C: Honestly, our CFO, Dana, signs it.", True),
+                                           ("C: So I think we're fine. And yeah, OK.", False)])
+def test_a_name_inside_a_sentence_is_a_feature_the_model_weighs(text, capital):
+    """Whisper writes products, vendors and people with a capital: a capital inside a sentence, but not on the
+    words that open one, is a feature of its own ("cap"), so a tool the model never saw still reads as one."""
+    reading = read_rules(lines(text), ROLES)
+    assert ("cap" in features(reading, 0)) is capital
+
+
+def test_a_turn_cut_into_lines_is_weighed_against_the_reply_as_one_line_is():
+    """Coaches' calls give each turn a line; Whisper cuts a turn wherever its speaker pauses. A question followed
+    by more of the rep's talk still sees the customer's reply as the line after it, and the reply sees the rep's
+    last line as the line before; the shipped model keeps the open question either way."""
+    whole = lines("C: It takes most of the day.", "R: How do you report on deliveries today? I'd love the story.",
+                  "C: Two analysts pull it every Monday.")
+    cut = lines("C: It takes most of the day.", "R: How do you report on deliveries today?",
+                "R: I'd love the story.", "C: Two analysts pull it every Monday.")
+    one, two = read_rules(whole, ROLES), read_rules(cut, ROLES)
+    assert {n for n in features(two, 1) if n.startswith("n|")} == {n for n in features(one, 1) if n.startswith("n|")}
+    # (before, after, the one before that), across a change of speaker: both halves of the turn see the same
+    assert [near(two, i) for i in range(4)] == [(-1, 1, -1), (0, 3, -1), (0, 3, -1), (2, -1, 0)]
+    for said in (whole, cut):
+        assert any(f.label == "rep_question_open" and f.start_ms == 4000 for f in detect(said, ROLES))
 
 
 def test_an_empty_transcript_reads_as_nothing():
