@@ -17,8 +17,10 @@ from desktop.core.detect.model import CUSTOMER, REP
 from desktop.core.detect.phrases import PhraseBook, has_number
 from desktop.core.detect.text import Sentence, words_of
 
+#: a question word's contractions ask as it does: "who'd sign off", "what'd you think", "how're things"
+_WH_CONTRACTED = frozenset(w + end for w in ("what", "how", "why", "when", "where", "who") for end in ("'d", "'re", "'ve", "'ll"))
 WH = frozenset("what what's whats how how's hows why why's when when's where where's wheres which who who's whos whom whose"
-               .split())  # whos, hows: Whisper drops the apostrophe
+               .split()) | _WH_CONTRACTED  # whos, hows: Whisper drops the apostrophe
 AUX = frozenset("""do does did is are was were can could would will should have has had may might shall am
 isn't aren't don't doesn't didn't won't wouldn't can't couldn't haven't hasn't shouldn't wasn't weren't""".split())
 NEGATIVE_AUX = frozenset("isn't aren't don't doesn't didn't won't wouldn't can't couldn't haven't hasn't shouldn't".split())
@@ -55,7 +57,7 @@ def _built_as_question(core: str) -> bool:
         return False  # "What's not great is the claims part": a statement about what is
     if first in ("how",):
         return second in AFTER_HOW or (len(tokens) > 2 and tokens[2] in AUX)  # "how important is that"
-    if first in WH and (first.endswith("'s") or first in ("whos", "hows", "wheres", "whats")):
+    if first in WH and (first.endswith("'s") or first in _WH_CONTRACTED or first in ("whos", "hows", "wheres", "whats")):
         return True
     if first in ("who", "whom", "whose", "which"):
         return bool(second)
@@ -348,7 +350,8 @@ def _embedded(core: str, lead: str) -> bool:
 
 _ECHOES = frozenset("oh ah ok okay right yeah yes yep sure no so well hmm mm".split())
 _BEFORE_TELLING = frozenset("so and then but now".split())
-RELATIVE = frozenset("which who whom whose where when".split())  # ", which is the problem" asks nothing
+# ", which is the problem", ", who'd know" ask nothing
+RELATIVE = frozenset("which who whom whose where when who'd who'll who've where'd when'd".split())
 _NOT_BEFORE_TAG = frozenset("that's that is it's you're are all exactly quite just alright about".split())
 
 _PRIORITY = {"leading": 0, "open": 1, "closed": 2}

@@ -120,6 +120,21 @@ def test_open_questions_people_say(text):
     assert labels_on(0, f"R: {text}") & QUESTION_LABELS == {"rep_question_open"}
 
 
+@pytest.mark.parametrize("text", [
+    "what'd you think of their offer",          # a question word's contraction, as people say it
+    "And who'd make the final call on this",
+    "how'd the pilot land with the team",
+    "where'd you hear about us",
+    "who'll be there from your side",
+])
+def test_open_questions_with_a_contracted_question_word(text):
+    assert labels_on(0, f"R: {text}") & QUESTION_LABELS == {"rep_question_open"}
+
+
+def test_a_contracted_who_after_a_comma_tells_who_it_asks_nothing():
+    assert labels_on(0, "R: I talked to Dana, who'd be the one to sign off.") & QUESTION_LABELS == set()
+
+
 @pytest.mark.parametrize("turn", [
     "R: So what we'd typically propose for a firm your size is the managed plan.",
     "R: Zoe was just walking me through the September numbers.",
