@@ -35,7 +35,7 @@ PROBE = "Happy to. What will you review in it, and who else needs to be involved
 DATED = "Can we meet again on Tuesday the 13th at 10 am to go through the proposal?"
 AGREED = "Yes, Tuesday the 13th at 10 works for me."
 OPEN = "How do you report on the pipeline today?"
-ANSWER = "Mostly we just talk it through as a team."  # an answer that names nothing to coach
+ANSWER = "Mostly through the weekly team meeting."  # an answer that names nothing to coach
 
 # (key, rep's full name, rep's first name in the transcript, manager, recorded day, lines (speaker, text))
 SCRIPTS = (
