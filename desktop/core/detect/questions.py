@@ -18,7 +18,8 @@ from desktop.core.detect.phrases import PhraseBook, has_number
 from desktop.core.detect.text import Sentence, words_of
 
 #: a question word's contractions ask as it does: "who'd sign off", "what'd you think", "how're things"
-_WH_CONTRACTED = frozenset(w + end for w in ("what", "how", "why", "when", "where", "who") for end in ("'d", "'re", "'ve", "'ll"))
+_WH_CONTRACTED = frozenset(w + end for w in ("what", "how", "why", "when", "where", "who")
+                           for end in ("'d", "'re", "'ve", "'ll"))
 WH = frozenset("what what's whats how how's hows why why's when when's where where's wheres which who who's whos whom whose"
                .split()) | _WH_CONTRACTED  # whos, hows: Whisper drops the apostrophe
 AUX = frozenset("""do does did is are was were can could would will should have has had may might shall am
@@ -57,7 +58,7 @@ def _built_as_question(core: str) -> bool:
         return False  # "What's not great is the claims part": a statement about what is
     if first in ("how",):
         return second in AFTER_HOW or (len(tokens) > 2 and tokens[2] in AUX)  # "how important is that"
-    if first in WH and (first.endswith("'s") or first in _WH_CONTRACTED or first in ("whos", "hows", "wheres", "whats")):
+    if first in _WH_CONTRACTED or first in WH and (first.endswith("'s") or first in ("whos", "hows", "wheres", "whats")):
         return True
     if first in ("who", "whom", "whose", "which"):
         return bool(second)
