@@ -86,12 +86,15 @@ def _groups_of(folder: Path) -> tuple[dict, dict]:
                                                      ("heldout_h7", (0.87, 0.78), (0.64, 0.63)),
                                                      ("heldout_h8", (0.83, 0.88), (0.65, 0.56)),
                                                      ("heldout_h9", (0.84, 0.75), (0.69, 0.59)),
-                                                     ("heldout_h10", (0.90, 0.85), (0.61, 0.67))])
+                                                     ("heldout_h10", (0.90, 0.85), (0.61, 0.67)),
+                                                     ("heldout_h11", (0.86, 0.86), (0.55, 0.70)),
+                                                     ("heldout_h12", (0.82, 0.79), (0.61, 0.47)),
+                                                     ("heldout_h13", (0.84, 0.84), (0.58, 0.60))])
 def test_the_sets_never_tuned_on_are_measured_and_do_not_fall_back(name, a_floor, b_floor):
-    """Ten coaches wrote these calls from the method's text and the label definitions alone, blind to the rules
+    """Thirteen coaches wrote these calls from the method's text and the label definitions alone, blind to the rules
     and to the learned weights; neither rules, weights nor bars were ever tuned on them
     (tests.detection_eval.train.HELD_OUT; `heldout_w1_second`: the w1 calls as a second coach labelled them, blind
-    to the first coach's labels; h3 to h10 were first scored once the weights and bars were fixed). Their figures
+    to the first coach's labels; h3 to h13 were first scored once the weights and bars were fixed). Their figures
     are reported in the issue (the goals are not met on them yet); these floors, a little under this round's
     figures, only catch a change that makes them worse."""
     folder = Path(__file__).parent / name

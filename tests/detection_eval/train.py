@@ -41,9 +41,10 @@ TRAINING = ("dev", "dev2", "blind", "after", "after_rules", "fresh", "final", "t
             "train_t28", "train_t29", "train_t30", "train_t31", "train_t32", "train_t33")
 #: written after the learned reading was built, by coaches who saw neither rules nor weights; never trained on
 #: (h3 and h4: written when the per-label bars were chosen, h5 to h7 when the rep's questions were first weighed,
-#: h8 to h10 when the weights were learned from 37 writers; each first scored once the weights and bars were fixed)
+#: h8 to h10 when the weights were learned from 37 writers, h11 to h13 from 42; each first scored once the weights
+#: and bars were fixed)
 HELD_OUT = ("heldout_w1", "heldout_w2", "heldout_w1_second", "heldout_h3", "heldout_h4", "heldout_h5", "heldout_h6",
-            "heldout_h7", "heldout_h8", "heldout_h9", "heldout_h10")
+            "heldout_h7", "heldout_h8", "heldout_h9", "heldout_h10", "heldout_h11", "heldout_h12", "heldout_h13")
 #: label -> (keep, add): the labels the model decides again and their bars, as --cv chose them (see
 #: cross_validate); a label not here is the rules' alone
 BARS: dict[str, tuple[float, float | None]] = {
