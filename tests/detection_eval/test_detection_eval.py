@@ -89,12 +89,15 @@ def _groups_of(folder: Path) -> tuple[dict, dict]:
                                                      ("heldout_h10", (0.90, 0.85), (0.61, 0.67)),
                                                      ("heldout_h11", (0.86, 0.86), (0.55, 0.70)),
                                                      ("heldout_h12", (0.82, 0.79), (0.61, 0.47)),
-                                                     ("heldout_h13", (0.84, 0.84), (0.58, 0.60))])
+                                                     ("heldout_h13", (0.84, 0.84), (0.58, 0.60)),
+                                                     ("heldout_h14", (0.94, 0.91), (0.68, 0.68)),
+                                                     ("heldout_h15", (0.81, 0.87), (0.74, 0.59)),
+                                                     ("heldout_h16", (0.88, 0.92), (0.71, 0.70))])
 def test_the_sets_never_tuned_on_are_measured_and_do_not_fall_back(name, a_floor, b_floor):
-    """Thirteen coaches wrote these calls from the method's text and the label definitions alone, blind to the rules
+    """Sixteen coaches wrote these calls from the method's text and the label definitions alone, blind to the rules
     and to the learned weights; neither rules, weights nor bars were ever tuned on them
     (tests.detection_eval.train.HELD_OUT; `heldout_w1_second`: the w1 calls as a second coach labelled them, blind
-    to the first coach's labels; h3 to h13 were first scored once the weights and bars were fixed). Their figures
+    to the first coach's labels; h3 to h16 were first scored once the weights and bars were fixed). Their figures
     are reported in the issue (the goals are not met on them yet); these floors, a little under this round's
     figures, only catch a change that makes them worse."""
     folder = Path(__file__).parent / name
@@ -109,12 +112,13 @@ def test_the_sets_never_tuned_on_are_measured_and_do_not_fall_back(name, a_floor
                                                      ("fresh", (0.83, 0.90), (0.94, 0.92)),
                                                      ("final", (0.90, 0.90), (0.89, 0.94)),
                                                      *((f"train_t{n}", (0.80, 0.88), (0.87, 0.90))
-                                                       for n in range(1, 40)),
+                                                       for n in range(1, 42)),
+                                                     ("train_t42", (0.80, 0.88), (0.87, 0.85)),  # its B recall: 0.87
                                                      ("blind_second", (0.91, 0.90), (0.89, 0.67)),
                                                      ("fresh_second", (0.85, 0.92), (0.88, 0.74))])
 def test_the_older_sets_the_weights_were_learned_from_do_not_fall_back(name, a_floor, b_floor):
     """`blind`, `after`, `fresh` and `final` were held out from the rules; since the learned reading they are
-    among the calls its weights are learned from (with dev, dev2 and `train_t1`…`train_t39`, thirty-nine more writers
+    among the calls its weights are learned from (with dev, dev2 and `train_t1`…`train_t42`, forty-two more writers
     who wrote blind after the rules and were measured once before they were learned from), so their figures are
     figures on training calls and say only that the weights learned what they were given. (`*_second`: the
     blind and fresh calls as a second coach labelled them, not learned from, but the same calls.)"""
