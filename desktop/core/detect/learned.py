@@ -24,7 +24,8 @@ import json
 import math
 import re
 from collections.abc import Sequence
-from itertools import repeat
+from itertools import chain, repeat
+from operator import attrgetter
 from pathlib import Path
 from typing import NamedTuple
 
@@ -109,13 +110,15 @@ _LOOKS = tuple((slot, "o" if slot == 0 else "s", "n") for slot in range(4)) + tu
 
 class _Pieces(NamedTuple):
     """What a line shows, made once a line: the few named features, and its words, pairs and phrase lists
-    (named `<role>w:<word>`, `<role>b:<a>_<b>`, `<role>g:<list>`, looked up without spelling the name)."""
+    (named `<role>w:<word>`, `<role>b:<a>_<b>`, `<role>g:<list>`, looked up without spelling the name). Everything
+    here is the line's own already (its words, its word set, its lists) or shared by every line that shows the same
+    (the named features): a long call's reading is not made again piece by piece."""
 
     role: str  # "R" or "C"
     own: tuple[str, ...]  # the named features of the line weighed
     said: tuple[str, ...]  # the named features its neighbours see: who spoke, the rules' labels, the question's style
-    words: frozenset[str]
-    tokens: tuple[str, ...]  # the line's words in order: its pairs are made when looked up (see pairs), not kept
+    words: frozenset[str]  # the line's words (a stopword in it weighs nothing: the model has no weight for one)
+    text: str  # the line's words in order (ReadLine.words): its pairs are made when looked up (see pairs), not kept
     groups: frozenset[str]  # the phrase lists its words might match (PhraseBook.candidates, known already)
 
 
@@ -123,12 +126,27 @@ def _names(pieces: _Pieces, slot: int) -> list[str]:
     role, reads = pieces.role, _READS[slot]
     out = list(pieces.own if slot == 0 else pieces.said)
     if "w" in reads:
-        out.extend(role + "w:" + t for t in sorted(pieces.words))
+        out.extend(role + "w:" + t for t in sorted(pieces.words.difference(STOP)))
     if "b" in reads:
-        out.extend(role + "b:" + a + "_" + b for a, b in sorted(pairs(pieces.tokens)))
+        out.extend(role + "b:" + a + "_" + b for a, b in sorted(pairs(pieces.text.split())))
     if "g" in reads:
         out.extend(role + "g:" + g for g in sorted(pieces.groups))
     return out
+
+
+#: (own, said) by what makes them: a call's lines show a few hundred such combinations between them
+_NAMED: dict[tuple, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _named(role: str, labels: tuple[str, ...], style: str | None, flags: tuple) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    said = ["role:" + role]
+    said.extend("r:" + label for label in labels)
+    if style:
+        said.append("q:" + style)
+    own = ["bias", *said, *(role + "r:" + label for label in labels)]
+    own.extend(name for name, shown in zip(("qmark", "num", "money", "pct", "date", "cap"), flags) if shown)
+    own.append("len:" + flags[-1])
+    return tuple(own), tuple(said)
 
 
 def _pieces(rl: ReadLine) -> _Pieces:
@@ -136,34 +154,26 @@ def _pieces(rl: ReadLine) -> _Pieces:
     if found is not None:
         return found
     role = "R" if rl.role == REP else "C"
-    said = ["role:" + role]
-    for label in rl.labels:
-        said.append("r:" + label)
-    if rl.question:
-        said.append("q:" + rl.question[0])
-    own = ["bias", *said, *(role + "r:" + label for label in rl.labels)]
-    if any(s.asks for s in rl.sentences):
-        own.append("qmark")
-    if _DIGIT.search(rl.words):
-        own.append("num")
-    if "$" in rl.line.text or " dollars" in rl.words or " k " in rl.words:
-        own.append("money")
-    if "%" in rl.line.text or " percent " in rl.words:
-        own.append("pct")
-    if rl.date():
-        own.append("date")
-    if _CAPITAL.search(rl.line.text):
-        own.append("cap")  # a name inside a sentence: a product, a vendor, a person ("we use Jobber", "Dana signs")
-    tokens = rl.words.split()
-    n = len(tokens)
-    own.append("len:" + ("s" if n <= 4 else "m" if n <= 15 else "l"))
-    # tuples of words: the collector stops following them after one look, where it follows a list every time
-    found = rl.pieces = _Pieces(role, tuple(own), tuple(said), frozenset(tokens).difference(STOP), tuple(tokens),
-                                rl.cands)
+    words, text = rl.words, rl.line.text
+    n = words.count(" ") - 1  # " a b c ": a space before each word and one after the last
+    flags = (any(s.asks for s in rl.sentences), _DIGIT.search(words) is not None,
+             "$" in text or " dollars" in words or " k " in words, "%" in text or " percent " in words,
+             bool(rl.date()), _CAPITAL.search(text) is not None,  # cap: a name inside a sentence ("we use Jobber")
+             "s" if n <= 4 else "m" if n <= 15 else "l")
+    key = (role, tuple(rl.labels), rl.question[0] if rl.question else None, flags)
+    named = _NAMED.get(key)
+    if named is None:
+        if len(_NAMED) > 4096:
+            _NAMED.clear()
+        named = _NAMED[key] = _named(*key)
+    found = rl.pieces = _Pieces(role, named[0], named[1], rl.word_set, words, rl.cands)
     return found
 
 
-def pairs(tokens: tuple[str, ...]) -> set[tuple[str, str]]:
+_OWN, _SAID, _WORDS, _GROUPS = (attrgetter(name) for name in ("own", "said", "words", "groups"))
+
+
+def pairs(tokens: Sequence[str]) -> set[tuple[str, str]]:
     """Each pair of neighbouring words once. Made when weighed and let go: kept for every line of a long call,
     the tuples made the garbage collector walk the whole reading again and again."""
     return set(zip(tokens, tokens[1:]))
@@ -281,11 +291,14 @@ class Weights:
         weighed (see weighed) scores minus infinity: it is neither kept nor added."""
         return self._weigh(reading)[0]
 
-    def _weigh(self, reading: Reading) -> tuple[np.ndarray, dict[str, tuple[np.ndarray, np.ndarray]]]:
-        """The scores, and the ids each line's words and pairs were looked up as (kind -> the ids of every line one
-        after the other, and where each line's run starts and, last, where the last ends), for the reasons. Each
-        line's pieces are looked up once, for every place the lines weighed see it from; then each place's rows are
-        summed line by line."""
+    def _weigh(self, reading: Reading) -> tuple[np.ndarray, dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]]:
+        """The scores, and the ids each line's words and pairs were looked up as (kind -> the ids of the lines read for
+        that kind one run after another, where each run starts and, last, where the last ends, and each line's run:
+        its place among the runs, -1 for a line not read for that kind), for the reasons.
+
+        Each line's pieces are looked up once, for every place the lines weighed see it from, all the lines of one
+        side of the call in one go (a rep's words and a customer's are different features): no step of the
+        look-up runs once a line. Then each place's rows are summed run by run, into the lines the runs are of."""
         lines = reading.lines
         n = len(lines)
         total = np.full((n, len(self.labels)), -np.inf, dtype=np.float32)
@@ -299,50 +312,56 @@ class Weights:
         places = (first, np.array(later, dtype=np.intp)[targets],
                   np.where(first >= 0, np.array(earlier + [-1], dtype=np.intp)[first], -1))
         places = tuple(np.where(at >= 0, at, n) for at in places)
-        before, after, two = ([False] * (n + 1) for _ in range(3))  # line j is the line before one weighed, ...
-        for flags, at in zip((before, after, two), places):
-            for j in at.tolist():
-                flags[j] = True
+        # what each line is read for: 1 its own named features and pairs, 2 its words (as itself or the line before
+        # one weighed), 4 its lists (those, or the line after one), 8 what its neighbours see of it (any of them)
+        reads = np.zeros(n + 1, dtype=np.int8)
+        reads[places[2]] = 8
+        reads[places[1]] |= 12
+        reads[places[0]] |= 14
+        reads[targets] |= 15
+        reads = reads[:n]
+        rep = np.fromiter((rl.role == REP for rl in lines), dtype=bool, count=n)
+        pieces = [None] * n
+        for j in np.flatnonzero(reads).tolist():
+            pieces[j] = _pieces(lines[j])
         unknown = {kind: len(self.keys[kind]) for kind in "wbgn"}
-        # each kind's ids, every line's run one after the other: "o" the line's own named features, "s" what its
-        # neighbours see of it, then its words, pairs and lists; and where each line's run starts
-        o, s, w, b, g = [], [], [], [], []
-        o_at, s_at, w_at, b_at, g_at = [], [], [], [], []
         named = self.ids["n"][""].get
-        words, pairs_of, lists = ({"R": self.ids[k]["R"].get, "C": self.ids[k]["C"].get} for k in "wbg")
-        no_name, no_word, no_pair, no_list = (repeat(unknown[k]) for k in "nwbg")
-        for j, rl in enumerate(lines):
-            o_at.append(len(o))
-            s_at.append(len(s))
-            w_at.append(len(w))
-            b_at.append(len(b))
-            g_at.append(len(g))
-            is_own, is_before = own[j], before[j]
-            if not (is_own or is_before or after[j] or two[j]):
-                continue
-            pieces = _pieces(rl)
-            role = pieces.role
-            s.extend(map(named, pieces.said, no_name))
-            if is_own or is_before or after[j]:
-                g.extend(map(lists[role], pieces.groups, no_list))
-                if is_own or is_before:
-                    w.extend(map(words[role], pieces.words, no_word))
-                    if is_own:
-                        o.extend(map(named, pieces.own, no_name))
-                        b.extend(map(pairs_of[role], pairs(pieces.tokens), no_pair))
         looked = {}
-        for kind, found, at in (("o", o, o_at), ("s", s, s_at), ("w", w, w_at), ("b", b, b_at), ("g", g, g_at)):
-            at.append(len(found))
-            found.append(unknown["n" if kind in "os" else kind])  # after the last run: every start is inside
-            looked[kind] = (np.array(found, dtype=np.intp), np.array(at, dtype=np.intp))
+        # (kind, the reads that take it in, the vocabulary its ids are of, what of a line's pieces it looks up)
+        for kind, bit, vocabulary, of in (("o", 1, "n", _OWN), ("s", 8, "n", _SAID), ("w", 2, "w", _WORDS),
+                                          ("b", 1, "b", None), ("g", 4, "g", _GROUPS)):
+            runs, found, sizes = [], [], []
+            for side, role in ((rep, "R"), (~rep, "C")):
+                which = np.flatnonzero((reads & bit).astype(bool) & side).tolist()
+                if not which:
+                    continue
+                runs += which
+                get = named if vocabulary == "n" else self.ids[vocabulary][role].get
+                if of is None:  # pairs of words: made a line at a time and let go (see pairs)
+                    for p in map(pieces.__getitem__, which):
+                        got = pairs(p.text.split())
+                        sizes.append(len(got))
+                        found += map(get, got, repeat(unknown[vocabulary]))
+                    continue
+                got = list(map(of, map(pieces.__getitem__, which)))
+                sizes += map(len, got)
+                found += map(get, chain.from_iterable(got), repeat(unknown[vocabulary]))
+            found.append(unknown[vocabulary])  # after the last run: every start is inside
+            at = np.zeros(len(runs) + 1, dtype=np.intp)
+            np.cumsum(sizes, out=at[1:])
+            where = np.full(n, -1, dtype=np.intp)
+            where[runs] = np.arange(len(runs), dtype=np.intp)
+            looked[kind] = (np.array(found, dtype=np.intp), at, where, np.array(runs, dtype=np.intp))
         seen = np.zeros((4, n + 1, len(self.labels)), dtype=np.float32)  # row n: no line there (all zeros)
         for slot, kind, vocabulary in _LOOKS:
-            found, at = looked[kind]
-            # reduceat sums each run (the last to the end, through the zero row after it); an empty run (a line not
-            # read for this kind, or with nothing of it) gets the row its start points at, so it is set to zero
+            found, at, _where, runs = looked[kind]
+            if not len(runs):
+                continue
+            # reduceat sums each run (the last to the end, through the zero row after it); an empty run (a line with
+            # nothing of this kind) gets the row its start points at, so it is set to zero
             summed = np.add.reduceat(self.matrix[self.rows[vocabulary][slot][found]], at[:-1], axis=0)
             summed[at[1:] == at[:-1]] = 0
-            seen[slot, :n] += summed
+            seen[slot, runs] += summed
         # line i sees the line before it as "p|" (place 1), the one after as "n|" (2), the one before that as "pp|"
         total[targets] = seen[0, targets] + seen[1, places[0]] + seen[2, places[1]] + seen[3, places[2]]
         return total, looked
@@ -401,7 +420,7 @@ def _ruled_out(reading: Reading, rl: ReadLine, label: str) -> bool:
     return negations in reading.book.groups and reading.line_find(negations, rl) is not None
 
 
-def _reason(weights: Weights, reading: Reading, looked: dict[str, tuple[np.ndarray, np.ndarray]], i: int,
+def _reason(weights: Weights, reading: Reading, looked: dict[str, tuple[np.ndarray, ...]], i: int,
             k: int) -> str:
     """'reads as who signs or owns the budget, as coaches labelled such lines: its words 'sign off' weigh most'
     (`looked`: the ids Weights._weigh looked the lines' words and pairs up as)."""
@@ -411,8 +430,11 @@ def _reason(weights: Weights, reading: Reading, looked: dict[str, tuple[np.ndarr
         # the line's words and pairs of words that weigh for this label, of those that say something
         weighed = []
         for kind in kinds:
-            found, at = looked[kind]
-            ids = found[at[j]: at[j + 1]]  # the line's run
+            found, at, where, _runs = looked[kind]
+            run = where[j]
+            if run < 0:
+                continue  # the line was not read for this kind
+            ids = found[at[run]: at[run + 1]]  # the line's run
             weight = column[weights.rows[kind][slot][ids]]
             heavy = (weight > 0) & weights.telling[kind][ids]
             keys = weights.keys[kind]
