@@ -178,8 +178,8 @@ def test_the_real_whisper_transcript_of_the_demo_call(store, demo_media):
     # Stereo: the left channel is the rep, the right the customer; the pass ran once the roles were set.
     assert suggestions.call_roles(store, call.id) == {"Riley Rep": "rep", "Customer": "customer"}
     found = suggestions.suggestions(store, call.id)
-    # Whisper's words, not the script's ("real-time" comes out as "real -time ...", "Sure, I'll" as "Sure. I'll"):
-    # the key words only, punctuation aside.
+    # Whisper's words, not the script's ("real-time" comes out as "real -time ...", "Sure, I'll" as "Sure. I'll",
+    # and with CTranslate2 4.8 "a demo next week" as "a memo next week"): the key words only, punctuation aside.
     def plain(text: str) -> str:
         return " ".join(re.sub(r"[^a-z0-9' ]+", " ", text.lower()).split())
 
@@ -187,8 +187,8 @@ def test_the_real_whisper_transcript_of_the_demo_call(store, demo_media):
                                   ("deferral_accepted", "sure i'll send that over", "Riley Rep"),
                                   ("economic_buyer", "finance director", "Customer"),
                                   ("rep_question_leading", "you'd like real", "Riley Rep"),
-                                  ("rep_question_closed", "would you like to see a demo next week", "Riley Rep")):
-        hits = [s for s in found if s.finding.label == label and words in plain(s.finding.quote)]
+                                  ("rep_question_closed", r"would you like to see a \w+ next week", "Riley Rep")):
+        hits = [s for s in found if s.finding.label == label and re.search(words, plain(s.finding.quote))]
         assert hits, f"no {label} on {words!r}: {[(s.finding.label, s.finding.quote) for s in found]}"
         assert hits[0].finding.speaker == speaker
     buyer = next(s.finding for s in found if s.finding.label == "economic_buyer")

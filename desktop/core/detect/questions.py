@@ -66,6 +66,8 @@ def _built_as_question(core: str) -> bool:
         return second in AFTER_WH
     if first in NEGATIVE_AUX:
         return second in SUBJECTS  # "Don't worry", "Can't complain" ask nothing
+    if first == "may" and second not in SUBJECTS:
+        return False  # "May is our busiest month", "May twelfth": the month, not "may I ask"
     if first == "have" and second not in HAVE_SUBJECTS:
         return False  # "Have your paper book with you", "have it ready Thursday": an instruction
     return first in AUX and bool(second) and second not in NOT_A_SUBJECT  # "do managers ever...", not "will do"
