@@ -270,3 +270,14 @@ def test_a_check_said_as_a_statement_is_closed(text):
 
 def test_wanting_to_confirm_later_asks_nothing():
     assert labels_on(0, "R: I'd want to confirm once I see row counts.") & QUESTION_LABELS == set()
+
+
+@pytest.mark.parametrize("turn, asks", [
+    ("C: May is our busiest month.", False),
+    ("C: May twelfth works for us.", False),
+    ("C: May number looks.", False),  # Whisper's "Maya Brooks." on the demo call
+    ("C: May I ask who signs off on this", True),
+    ("C: may we see the numbers first", True),
+])
+def test_may_asks_only_with_someone_after_it(turn, asks):
+    assert ("customer_question" in labels_on(0, turn)) is asks
