@@ -31,6 +31,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from desktop.core.detect.follow_up import TRIGGERS, customer_turns, missed, report
 from desktop.core.detect.lines import Reading, ReadLine
 from desktop.core.detect.model import CUSTOMER, LABELS, REP
 from desktop.core.detect.phrases import has_number
@@ -286,6 +287,15 @@ class Weights:
         matrix = np.frombuffer(raw, dtype="<f4").reshape(len(names), len(labels))
         return cls(labels, keep, add, names, matrix, data.get("digest", ""))
 
+    def score_of(self, reading: Reading, i: int) -> np.ndarray:
+        """Line i's score for each label as the lines read now (scores reads them once, before any finding changes):
+        the weights of features(reading, i) summed, the pieces of the line and its neighbours made again."""
+        for j in (i, *near(reading, i)):
+            if j >= 0:
+                reading.lines[j].pieces = None
+        rows = [row for row in map(self.weight_of, features(reading, i)) if row is not None]
+        return np.sum(rows, axis=0, dtype=np.float32) if rows else np.zeros(len(self.labels), dtype=np.float32)
+
     def scores(self, reading: Reading) -> np.ndarray:
         """Each line's score for each label (lines x labels): the weights of features(reading, i) summed. A line not
         weighed (see weighed) scores minus infinity: it is neither kept nor added."""
@@ -405,9 +415,33 @@ def read_learned(reading: Reading, weights: Weights | None = None) -> None:
         if rl.role in (REP, CUSTOMER) and label not in rl.labels and not _ruled_out(reading, rl, label):
             # a line whose speaker's side is unknown is not guessed at: the weights read who is speaking
             added.append((rl, label, _reason(weights, reading, looked, i, k)))
+    found = {rl.index for rl, label, _reason in added if label in TRIGGERS}
+    ruled = {rl.index for rl in lines if not rl.labels.keys().isdisjoint(TRIGGERS)} if found else set()
     reading.drop(drop)
     for rl, label, reason in added:
         reading.add(label, rl, "", reason)
+    if found and "missed_follow_up" in index:
+        _follow_up_what_it_found(reading, weights, found, ruled)
+
+
+def _follow_up_what_it_found(reading: Reading, weights: Weights, found: set[int], ruled: set[int]) -> None:
+    """A customer's turn the rules read nothing in but the weights read a budget owner, a pain or a push back in is
+    read for a missed follow-up as the rules read one (follow_up.missed), and the rep's reply it finds is weighed as
+    the rules' own finding would be: kept at the missed follow-up's bar to keep."""
+    k = weights.index["missed_follow_up"]
+    for turn, i in customer_turns(reading):
+        if not any(rl.index in found for rl in turn) or any(rl.index in ruled for rl in turn):
+            continue  # nothing new in the turn, or the rules read one there already (and the weights judged that)
+        judged = missed(reading, turn, i)
+        if judged is None:
+            continue
+        reply = judged[0]
+        reply.labels["missed_follow_up"] = judged[1]  # weighed as the rules' finding on the reply
+        score = weights.score_of(reading, reply.index)[k]
+        del reply.labels["missed_follow_up"]
+        reply.pieces = None
+        if score >= weights.keep_cut[k]:
+            report(reading, *judged)
 
 
 def _ruled_out(reading: Reading, rl: ReadLine, label: str) -> bool:

@@ -69,6 +69,18 @@ def test_a_budget_owner_confirmed_to_the_reps_own_yes_no_question_needs_no_more(
     assert "economic_buyer" in at[1] and "missed_follow_up" not in at.get(2, set())
 
 
+def test_a_yes_no_question_about_something_else_does_not_excuse_moving_on_from_the_budget_owner():
+    """Only a question about who decides has its answer in the budget owner's name; after "would that work?" the
+    customer named someone new, and the rep moving on misses them."""
+    for asked in ("R: If we got under twenty five thousand, would that work?", "R: Would the team use it on the road?"):
+        at = labels_at(asked, "C: Maybe. But Dana, our finance director, signs off on anything.",
+                       "R: Got it. We also do payroll, by the way.")
+        assert "economic_buyer" in at[1] and "missed_follow_up" in at[2], asked
+    at = labels_at("R: Do you sign off on this yourself?", "C: No, Dana, our finance director, signs off on anything.",
+                   "R: Got it. We also do payroll, by the way.")
+    assert "economic_buyer" in at[1] and "missed_follow_up" not in at.get(2, set())
+
+
 def test_accepting_a_deferral_is_its_own_moment_not_a_missed_follow_up_too():
     at = labels_at("C: I need to talk to my partner, Steve, before we do anything.",
                    "R: Ok, no problem. I'll check back with you next week then.")
