@@ -16,7 +16,7 @@ back the rules did not.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 
 from desktop.core.detect.lines import Reading, ReadLine, quote_of
 from desktop.core.detect.model import CUSTOMER, REP
@@ -61,19 +61,21 @@ def _echoes(reply: ReadLine, said: list[ReadLine]) -> bool:
     return any(w[:5] in topic for w in content_words(reply.words))
 
 
-def customer_turns(reading: Reading) -> Iterator[tuple[list[ReadLine], int]]:
-    """Each run of the customer's lines, with the index of the line after it."""
+def customer_turns(reading: Reading, holding: Collection[int] | None = None) -> Iterator[tuple[list[ReadLine], int]]:
+    """Each run of the customer's lines, with the index of the line after it (only the runs holding one of the lines
+    `holding`, if given: those are looked at, not the whole call)."""
     lines = reading.lines
-    i = 0
-    while i < len(lines):
-        if lines[i].role != CUSTOMER:
-            i += 1
-            continue
-        turn = []
-        while i < len(lines) and lines[i].role == CUSTOMER:
-            turn.append(lines[i])
-            i += 1
-        yield turn, i
+    done = 0  # where the last run yielded ends
+    for j in range(len(lines)) if holding is None else sorted(holding):
+        if j < done or lines[j].role != CUSTOMER:
+            continue  # inside a run already yielded, or not the customer's
+        start = end = j
+        while start > done and lines[start - 1].role == CUSTOMER:
+            start -= 1
+        while end < len(lines) and lines[end].role == CUSTOMER:
+            end += 1
+        done = end
+        yield lines[start:end], end
 
 
 def missed(reading: Reading, turn: list[ReadLine], i: int) -> tuple[ReadLine, str, ReadLine] | None:

@@ -293,8 +293,9 @@ class Weights:
         for j in (i, *near(reading, i)):
             if j >= 0:
                 reading.lines[j].pieces = None
-        rows = [row for row in map(self.weight_of, features(reading, i)) if row is not None]
-        return np.sum(rows, axis=0, dtype=np.float32) if rows else np.zeros(len(self.labels), dtype=np.float32)
+        self.weight_of("bias")  # the name -> row table, made once
+        rows = [row for row in map(self._rows.get, features(reading, i)) if row is not None]
+        return self.matrix[rows].sum(axis=0)  # no row known: the sum of none, zeros
 
     def scores(self, reading: Reading) -> np.ndarray:
         """Each line's score for each label (lines x labels): the weights of features(reading, i) summed. A line not
@@ -429,9 +430,9 @@ def _follow_up_what_it_found(reading: Reading, weights: Weights, found: set[int]
     read for a missed follow-up as the rules read one (follow_up.missed), and the rep's reply it finds is weighed as
     the rules' own finding would be: kept at the missed follow-up's bar to keep."""
     k = weights.index["missed_follow_up"]
-    for turn, i in customer_turns(reading):
-        if not any(rl.index in found for rl in turn) or any(rl.index in ruled for rl in turn):
-            continue  # nothing new in the turn, or the rules read one there already (and the weights judged that)
+    for turn, i in customer_turns(reading, found):
+        if any(rl.index in ruled for rl in turn):
+            continue  # the rules read one in the turn already (and the weights judged that)
         judged = missed(reading, turn, i)
         if judged is None:
             continue
