@@ -97,12 +97,13 @@ def _groups_of(folder: Path) -> tuple[dict, dict]:
                                                      ("heldout_h18", (0.85, 0.89), (0.63, 0.73)),
                                                      ("heldout_h19", (0.86, 0.92), (0.71, 0.73)),
                                                      ("heldout_h20", (0.84, 0.91), (0.68, 0.64)),
-                                                     ("heldout_h21", (0.88, 0.88), (0.73, 0.59))])
+                                                     ("heldout_h21", (0.88, 0.88), (0.73, 0.59)),
+                                                     ("heldout_h22", (0.84, 0.87), (0.74, 0.65))])
 def test_the_sets_never_tuned_on_are_measured_and_do_not_fall_back(name, a_floor, b_floor):
-    """Eighteen coaches wrote these calls from the method's text and the label definitions alone, blind to the rules
-    and to the learned weights; neither rules, weights nor bars were ever tuned on them
+    """Twenty-seven coaches wrote these calls from the method's text and the label definitions alone, blind to the
+    rules and to the learned weights; neither rules, weights nor bars were ever tuned on them
     (tests.detection_eval.train.HELD_OUT; `heldout_w1_second`: the w1 calls as a second coach labelled them, blind
-    to the first coach's labels; h3 to h18 were first scored once the weights and bars were fixed). Their figures
+    to the first coach's labels; h3 to h22 were first scored once the weights and bars were fixed). Their figures
     are reported in the issue (the goals are not met on them yet); these floors, a little under this round's
     figures, only catch a change that makes them worse."""
     folder = Path(__file__).parent / name

@@ -46,12 +46,13 @@ TRAINING = ("dev", "dev2", "blind", "after", "after_rules", "fresh", "final", "t
 #: and bars were fixed; h11 to h13 scored again once the weights were learned from 48; h14 to h16, written when
 #: the weights were learned from 48, scored with them and again with the weights learned from 51; h17 and h18,
 #: written from the same brief, first scored once the weights were learned again for the rules of version 6; h19
-#: and h20, two writers each, first scored with the rules of version 6 and of version 7 and their weights; h21,
-#: two writers, first scored with the rules of version 7 and their weights as shipped)
+#: and h20, two writers each, first scored with the rules of version 6 and of version 7 and their weights; h21
+#: and h22, two writers each, first scored with the rules of version 7 and their weights as shipped)
 HELD_OUT = ("heldout_w1", "heldout_w2", "heldout_w1_second", "heldout_h3", "heldout_h4", "heldout_h5", "heldout_h6",
             "heldout_h7", "heldout_h8", "heldout_h9", "heldout_h10", "heldout_h11", "heldout_h12", "heldout_h13",
             "heldout_h14", "heldout_h15", "heldout_h16", "heldout_h17", "heldout_h18",
-            "heldout_h19", "heldout_h20", "heldout_h21")
+            "heldout_h19", "heldout_h20", "heldout_h21",
+            "heldout_h22")
 #: label -> (keep, add): the labels the model decides again and their bars, as --cv chose them (see
 #: cross_validate); a label not here is the rules' alone
 BARS: dict[str, tuple[float, float | None]] = {
