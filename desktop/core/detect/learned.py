@@ -32,7 +32,7 @@ from typing import NamedTuple
 import numpy as np
 
 from desktop.core.detect.follow_up import TRIGGERS, customer_turns, missed, report
-from desktop.core.detect.lines import Reading, ReadLine
+from desktop.core.detect.lines import Reading, ReadLine, quote_of
 from desktop.core.detect.model import CUSTOMER, LABELS, REP
 from desktop.core.detect.phrases import has_number
 from desktop.core.detect.text import STOPWORDS
@@ -383,7 +383,7 @@ def weighed(rl: ReadLine) -> bool:
     rules' or a sentence that asks. The rep's other lines (statements the rules found nothing in: a pitch, an
     answer, "great, thanks") are a tenth of a call's. In the 31,394 labelled lines they hold 438 of the 12,040
     question, stall and next-step labels and 169 of the 9,360 qualification and follow-up ones (145 of them
-    missed follow-ups, which the model never adds): nothing is kept, taken back or added there, and the weighing
+    missed follow-ups, which it adds only on a rep's line it weighs): nothing is kept, taken back or added there, and the weighing
     they would cost goes to the lines that hold the rest."""
     if rl.role == CUSTOMER:
         return True
@@ -447,10 +447,11 @@ def _follow_up_what_it_found(reading: Reading, weights: Weights, found: set[int]
 
 def _ruled_out(reading: Reading, rl: ReadLine, label: str) -> bool:
     """What a line is not, whatever its words weigh: a label its own words negate ("no problem at all" is no
-    pain). And a missed follow-up is a reply read against what came before it: the rules' reading of that is
-    kept or taken back, never made up from the reply's words."""
+    pain). And a missed follow-up is a rep's reply to the customer: the model weighs it with the customer's line
+    before it (its "p|" features), and adds it only on a rep's line whose turn follows the customer's."""
     if label == "missed_follow_up":
-        return True
+        before = reading.turns()[0][rl.index]
+        return rl.role != REP or before < 0 or reading.lines[before].role != CUSTOMER
     negations = label + "_negations"
     return negations in reading.book.groups and reading.line_find(negations, rl) is not None
 
@@ -486,7 +487,10 @@ def _reason(weights: Weights, reading: Reading, looked: dict[str, tuple[np.ndarr
         said = f"the line before ({', '.join(before)}) weighs most"
     else:
         said = "the lines around it weigh most"
-    return f"reads as {READS_AS[weights.labels[k]]}, as coaches labelled such lines: {said}"
+    label = weights.labels[k]
+    if label == "missed_follow_up":  # what it moved on from, in the customer's words
+        said = f"the customer said '{quote_of(reading.lines[j].line.text, 50)}'; {said}"
+    return f"reads as {READS_AS[label]}, as coaches labelled such lines: {said}"
 
 
 __all__ = ["LearnedWeightsError", "READS_AS", "Weights", "default_weights", "features", "read_learned", "weighed"]

@@ -19,7 +19,7 @@ HERE = Path(__file__).resolve().parents[2] / "detection_eval"
 
 
 def _weights(table: dict[str, list[float]], keep=0.1, add=0.5) -> Weights:
-    bars = {label: (keep, None if label == "missed_follow_up" else add) for label in GROUP_B}
+    bars = {label: (keep, add) for label in GROUP_B}
     return Weights.of_table(tuple(GROUP_B), {label: k for label, (k, _a) in bars.items()},
                             {label: a for label, (_k, a) in bars.items()}, {"bias": [-5.0] * len(GROUP_B), **table})
 
@@ -32,7 +32,7 @@ def test_the_shipped_weights_cover_the_labels_and_say_what_they_were_learned_fro
     data = json.loads(resource(*WEIGHTS).read_text(encoding="utf-8"))
     assert set(GROUP_B) <= set(data["labels"]) and "rep_question_leading" not in data["labels"]
     assert all(0 < data["keep"][label] < 1 for label in data["labels"])
-    assert data["add"]["missed_follow_up"] is None  # a missed follow-up is only ever kept or taken back
+    assert 0 < data["add"]["missed_follow_up"] < 1  # a missed follow-up is added too, on a rep's reply (see below)
     assert set(data["trained_on"]) == set(TRAINING) and set(TRAINING).isdisjoint(HELD_OUT)  # never the held-out calls
     w = default_weights()
     assert len(w.names) > 1000 and w.source == data["digest"]
@@ -70,15 +70,20 @@ def test_a_rule_finding_the_model_does_not_confirm_is_taken_back_and_a_line_it_f
     assert (0, "economic_buyer") in {(f.start_ms // 4000, f.label) for f in detect(said, ROLES, weights=sure)}
 
 
-def test_the_model_never_adds_what_the_line_negates_nor_a_missed_follow_up():
-    said = lines("C: No problem at all, happy to help.", "C: The CFO signs off on it.",
-                 "R: Great, let me show you the dashboard.")
-    eager = _weights({"bias": _row(pain=9.0, missed_follow_up=9.0)})
-    got = {(f.start_ms // 4000, f.label) for f in detect(said, ROLES, weights=eager)}
+def test_the_model_never_adds_what_the_line_negates_and_a_missed_follow_up_only_on_a_reps_reply_to_the_customer():
+    said = lines("C: No problem at all, happy to help.", "C: The CFO signs off on it.")
+    got = {(f.start_ms // 4000, f.label) for f in detect(said, ROLES, weights=_weights({"bias": _row(pain=9.0)}))}
     assert (0, "pain") not in got  # "no problem" is listed under pain_negations
     assert (1, "pain") in got  # the same eagerness elsewhere is taken
-    rules = {(f.start_ms // 4000, f.label) for f in read_rules(said, ROLES).findings()}
-    assert {k for k in got if k[1] == "missed_follow_up"} <= {k for k in rules if k[1] == "missed_follow_up"}
+    said = lines("R: Shall we start with the numbers?", "C: Sure, we run three sites.",
+                 "R: Do you use spreadsheets for the rota today?")
+    assert "missed_follow_up" not in {f.label for f in read_rules(said, ROLES).findings()}
+    eager = _weights({"bias": [9.0 if label == "missed_follow_up" else -9.0 for label in GROUP_B]})
+    got = {(f.start_ms // 4000, f.label): f for f in detect(said, ROLES, weights=eager)}
+    missed = got[(2, "missed_follow_up")]  # the rep's reply to the customer's turn
+    assert missed.kind == "missed_intervention" and "the customer said 'Sure, we run three sites.'" in missed.reason
+    # not the rep's opening question (no customer before it), nor the customer's line
+    assert {k for k in got if k[1] == "missed_follow_up"} == {(2, "missed_follow_up")}
 
 
 def test_a_reply_moving_on_from_a_pain_only_the_model_read_is_weighed_as_a_missed_follow_up():
@@ -194,3 +199,16 @@ def test_broken_weights_are_refused_with_the_file_named(tmp_path, text, says):
     with pytest.raises(LearnedWeightsError) as err:
         Weights.load(path)
     assert str(path) in str(err.value) and says in str(err.value)
+
+
+def test_the_shipped_model_adds_a_missed_follow_up_the_rules_excused():
+    """From a labelled development call: the rep's "Got it. Do you want to see a demo?" right after the customer named
+    the boss who decides is a missed follow-up a coach labelled; the rules do not read one there, the shipped weights
+    add it, and its reason quotes what the customer said."""
+    said, roles, labelled = labelled_lines(HERE / "dev" / "h05-discovery-weak.vtt")
+    at = next(i for i, labels in enumerate(labelled) if "missed_follow_up" in labels and said[i].text.startswith("Got it."))
+    key = (said[at].start_ms, "missed_follow_up")
+    assert key not in {(f.start_ms, f.label) for f in read_rules(said, roles).findings()}
+    got = {(f.start_ms, f.label): f for f in detect(said, roles)}
+    assert key in got and got[key].kind == "missed_intervention"
+    assert f"the customer said '{said[at - 1].text[:20]}" in got[key].reason
