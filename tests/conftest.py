@@ -17,7 +17,9 @@ if platform.machine().lower() in ("x86_64", "amd64"):
     # The same Whisper words on every x86 machine the tests run on: CTranslate2 multiplies with Intel MKL on an
     # Intel processor and with oneDNN on an AMD one, and the two round differently enough that tiny.en hears a
     # few of the demo call's words otherwise ("Do you use any other reporting tools" as "Who do you many other
-    # reporting tools"). Its PyPI wheels carry both; the Whisper processes the tests start inherit this.
+    # reporting tools"). Its PyPI wheels carry both; the Whisper processes the tests start inherit this. MKL is
+    # much slower on an AMD processor: the demo call took 147 s there against 23 s with oneDNN (tiny.en, two
+    # threads), so a test that transcribes the whole demo call gives Whisper minutes, not seconds.
     os.environ.setdefault("CT2_USE_MKL", "1")
 
 REPO = Path(__file__).resolve().parent.parent
@@ -129,13 +131,14 @@ def tone(tmp_path) -> Path:
     return make_tone(tmp_path / "tone.wav")
 
 
-def run_cli(*args: str, home: Path | None = None, check: bool = False) -> subprocess.CompletedProcess:
-    """Run the real `callmark` command in a child process."""
+def run_cli(*args: str, home: Path | None = None, check: bool = False,
+            timeout: float = 120) -> subprocess.CompletedProcess:
+    """Run the real `callmark` command in a child process (`timeout`: seconds before the test gives up on it)."""
     env = dict(os.environ)
     if home is not None:
         env["CALLMARK_HOME"] = str(home)
     result = subprocess.run([sys.executable, "-m", "desktop", *args], capture_output=True, text=True,
-                            env=env, cwd=REPO, timeout=120)
+                            env=env, cwd=REPO, timeout=timeout)
     if check and result.returncode != 0:
         raise AssertionError(f"callmark {' '.join(args)} failed ({result.returncode}):\n{result.stderr}")
     return result
