@@ -13,15 +13,6 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("CALLMARK_VLC_ARGS", "--aout=dummy --vout=dummy")
-if platform.machine().lower() in ("x86_64", "amd64"):
-    # The same Whisper words on every x86 machine the tests run on: CTranslate2 multiplies with Intel MKL on an
-    # Intel processor and with oneDNN on an AMD one, and the two round differently enough that tiny.en hears a
-    # few of the demo call's words otherwise ("Do you use any other reporting tools" as "Who do you many other
-    # reporting tools"). Its PyPI wheels carry both; the Whisper processes the tests start inherit this. MKL is
-    # much slower on an AMD processor: the demo call took 147 s there against 23 s with oneDNN (tiny.en, two
-    # threads), so a test that transcribes the whole demo call gives Whisper minutes, not seconds.
-    os.environ.setdefault("CT2_USE_MKL", "1")
-
 REPO = Path(__file__).resolve().parent.parent
 DEMO = REPO / "resources" / "demo" / "acme-discovery.ogg"
 
@@ -111,6 +102,21 @@ def pg_store_url(pg_server, pg_template) -> str:
     pg_server.admin_sql(f"CREATE DATABASE {name} TEMPLATE {pg_template}")
     yield pg_server.url(name)
     pg_server.admin_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture
+def intel_words(monkeypatch) -> None:
+    """Whisper hears the same words here as on an Intel processor, for a test that reads meaning from them.
+
+    CTranslate2 multiplies with Intel MKL on an Intel processor and with oneDNN on an AMD one, and the two round
+    differently enough that tiny.en hears a few of the demo call's words otherwise ("Do you use any other
+    reporting tools" as "Who do you many other reporting tools", an open question where the script has a closed
+    one). Its PyPI wheels carry both, and the spawned Whisper child reads CT2_USE_MKL from the environment it
+    inherits. Only such a test asks for it: MKL is much slower on an AMD processor (the demo call took 147 s there
+    against 23 s with oneDNN, tiny.en on two threads), so every other test keeps the processor's own backend.
+    """
+    if platform.machine().lower() in ("x86_64", "amd64"):
+        monkeypatch.setenv("CT2_USE_MKL", "1")
 
 
 @pytest.fixture(scope="session")

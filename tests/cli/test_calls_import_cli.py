@@ -59,7 +59,7 @@ def test_import_and_transcribe_splits_a_dialer_call_by_channel(isolated_home, tm
     night = tmp_path / "dialer"
     night.mkdir()
     shutil.copyfile(layouts.DEMO, night / layouts.DIALER_FILE)
-    # the whole demo call through Whisper: minutes on an AMD processor with the MKL the tests pin (conftest)
+    # the whole demo call through Whisper: half a minute on two quiet cores, minutes when CI shares them
     out = run_cli("calls", "import", str(night), "--transcribe", "--json", home=isolated_home, check=True,
                   timeout=600)
     data = json.loads(out.stdout)

@@ -13,7 +13,7 @@ from tests.conftest import run_cli
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_transcribe_a_file_not_in_the_library_prints_segments(isolated_home, demo_media):
-    # the whole demo call through Whisper: minutes on an AMD processor with the MKL the tests pin (conftest)
+    # the whole demo call through Whisper: half a minute on two quiet cores, minutes when CI shares them
     out = run_cli("transcribe", str(demo_media), "--json", "--threads", "2", home=isolated_home, check=True,
                   timeout=600)
     data = json.loads(out.stdout)

@@ -170,7 +170,8 @@ def test_an_unknown_id_or_label_is_refused_and_nothing_is_written(store, demo):
 
 
 @pytest.mark.slow
-def test_the_real_whisper_transcript_of_the_demo_call(store, demo_media):
+@pytest.mark.timeout(900)  # the whole demo call through Whisper with MKL: minutes on an AMD processor
+def test_the_real_whisper_transcript_of_the_demo_call(store, demo_media, intel_words):
     from desktop.services.transcription import transcribe_call
 
     call, _ = calls.add_call(store, demo_media, title="Discovery - Acme Logistics (demo)", rep="Riley Rep")
