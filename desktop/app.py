@@ -118,6 +118,10 @@ def run(home: str | None = None, file: str | None = None, quit_after: float | No
         print(f"callmark: {exc}", file=sys.stderr)
         return 1
     window.show()
+    from desktop.logs import logger
+
+    # when it shows, not once warm: a window closed (or --quit-after) before the warm-up imports are in still says so
+    logger("app").info("window opened (schema %s)", store.revision())
     from PySide6.QtCore import QTimer
 
     if screenshot:

@@ -45,14 +45,12 @@ class Durability(QObject):
         window.when_warm(self._start)  # none of this is needed for the first paint
 
     def _start(self) -> None:
-        from desktop.logs import logger
         from desktop.ui.durability.damaged import check_in_background
 
         self._load_policy()
         self.timer.setInterval(max(1, self.policy.interval_minutes) * 60_000)
         self.timer.start()
         check_in_background(self.window)  # the check on open, once painted
-        logger("app").info("window opened (schema %s)", self.window.store.revision())
 
     def _load_policy(self):
         from desktop.services.backups import BackupPolicy
