@@ -202,7 +202,7 @@ def test_a_long_call_shows_a_preview_first_and_keeps_only_the_real_pass(long_cal
     assert all(e.segment.start_ms >= previews[-1].segment.end_ms for e in real), "no line is shown twice"
     assert all(result.segments[e.index] is e.segment for e in real)
     said = [s for s in result.segments if "send me some information" in s.text.lower()]
-    # The recording is one call said eight times over: Whisper reading the same words again and again runs some
-    # of them together (five to eight found, run to run), so the whole recording is checked by where they are.
+    # The recording is eight parts, each with the short call's lines: Whisper may run some of them together, so
+    # the whole recording is checked by where they are.
     assert len(said) >= 4 and said[0].start_ms < result.duration_ms / 4
     assert said[-1].start_ms > result.duration_ms / 2 and result.segments[-1].end_ms > 0.8 * result.duration_ms
