@@ -3,7 +3,8 @@
     python -m tests.detection_eval.train            # writes resources/detect/learned/weights.json
     python -m tests.detection_eval.train --check    # trains again and says whether the shipped file is it
     python -m tests.detection_eval.train --cv       # each writer's calls scored by a model trained without them
-                                                    # (--jobs N: writers fitted at once, one per core by default)
+                                                    # (--jobs N: writers fitted at once, one per core by default;
+                                                    # --folds K: K folds of writers, each fitted without its own)
 
 The calls it learns from are the labelled sets named in TRAINING (every set but the ones held out
 for measuring, HELD_OUT). Each line is read by the rules (detect.read_rules), named by
@@ -137,28 +138,30 @@ def learned_labels() -> tuple[str, ...]:
 
 
 class Sparse:
-    """The lines' 0/1 features as the indices of the ones (a line shows some 60 of 20,000 names): the two
-    products the fit needs, without a dense matrix of every line by every name."""
+    """The lines' 0/1 features as a sparse matrix (a line shows some 60 of 80,000 names): the two products the
+    fit needs, without a dense matrix of every line by every name. Held as rows and as columns (scipy's CSR
+    both ways): each product then walks the ones once, where gathering a row of weights for each one built a
+    four-million-row array every step."""
 
     def __init__(self, rows, index: dict[str, int]):
+        from scipy.sparse import csr_matrix
+
         cols, starts = [], []
         for _w, names, *_rest in rows:
             starts.append(len(cols))
             cols.extend(sorted({j for j in map(index.get, names) if j is not None} | {0}))  # the bias: none empty
-        self.cols = np.array(cols, dtype=np.int64)
-        self.starts = np.array(starts, dtype=np.int64)
-        self.row_of = np.repeat(np.arange(len(rows)), np.diff(np.append(self.starts, len(cols))))
-        self.order = np.argsort(self.cols, kind="stable")  # the ones by feature, for the transposed product
-        sorted_cols = self.cols[self.order]
-        self.features, self.feature_starts = np.unique(sorted_cols, return_index=True)
+        starts.append(len(cols))
+        ones = np.ones(len(cols), dtype=np.float32)
+        self.matrix = csr_matrix((ones, np.array(cols, dtype=np.int64), np.array(starts, dtype=np.int64)),
+                                 shape=(len(rows), len(index)))
+        self.transposed = self.matrix.T.tocsr()
 
     def times(self, w: np.ndarray) -> np.ndarray:
-        return np.add.reduceat(w[self.cols], self.starts, axis=0)
+        return np.asarray(self.matrix @ w)
 
     def transposed_times(self, g: np.ndarray, size: int) -> np.ndarray:
-        out = np.zeros((size, g.shape[1]), dtype=g.dtype)
-        out[self.features] = np.add.reduceat(g[self.row_of[self.order]], self.feature_starts, axis=0)
-        return out
+        assert size == self.transposed.shape[0]
+        return np.asarray(self.transposed @ g)
 
 
 def weights_json(names: list[str], w: np.ndarray, set_names: tuple[str, ...]) -> dict:
@@ -182,22 +185,28 @@ ADDS = (0.3, 0.4, 0.5, 0.6, 0.7, None)  # None: the model never adds the label, 
 _ROWS: list = []  # the rows cross_validate shares with the processes it forks
 
 
-def _held_out(writer: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """One writer's lines scored by a model of every label trained on the other writers' (of _ROWS)."""
+def _held_out(writers: tuple[str, ...]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """Each of these writers' lines scored by a model of every label trained on the other writers' (of _ROWS)."""
     rows = _ROWS
-    names, w = fit([r for r in rows if r[0] != writer], LABELS)
-    test = [r for r in rows if r[0] == writer]
+    names, w = fit([r for r in rows if r[0] not in writers], LABELS)
     index = {n: i for i, n in enumerate(names)}
-    p = 1 / (1 + np.exp(-np.clip(Sparse(test, index).times(w), -30, 30)))
-    own = [{n[3:] for n in names if n[1:3] == "r:"} for _w, names, _l, _in in test]  # "Cr:pain": the line's own
-    ruled = np.array([[label in o for label in LABELS] for o in own])
-    truth = np.array([[label in r[2] for label in LABELS] for r in test])
-    print(f"{writer}: {len(test)} lines", file=sys.stderr, flush=True)
-    return p, ruled, truth, np.array([r[3] for r in test])
+    cells = []
+    for writer in writers:
+        test = [r for r in rows if r[0] == writer]
+        p = 1 / (1 + np.exp(-np.clip(Sparse(test, index).times(w), -30, 30)))
+        own = [{n[3:] for n in names if n[1:3] == "r:"} for _w, names, _l, _in in test]  # "Cr:pain": the line's own
+        ruled = np.array([[label in o for label in LABELS] for o in own])
+        truth = np.array([[label in r[2] for label in LABELS] for r in test])
+        print(f"{writer}: {len(test)} lines", file=sys.stderr, flush=True)
+        cells.append((p, ruled, truth, np.array([r[3] for r in test])))
+    return cells
 
 
-def cross_validate(rows, jobs: int = 1) -> dict[str, tuple[float, float | None]]:
+def cross_validate(rows, jobs: int = 1, folds: int | None = None) -> dict[str, tuple[float, float | None]]:
     """Each writer's lines scored by a model of every label trained on the other writers; then the bars.
+
+    With `folds`, the writers are dealt into that many folds (in name order, one to each fold in turn) and each
+    fold's writers are scored by a model trained without the whole fold: fewer fits, each on fewer calls.
 
     A label's bars are a pair (keep, add) from KEEPS x ADDS, or none: the rules alone. They are chosen a group
     at a time (the issue's two groups, and a label in neither on its own), for the group's F1 over every writer:
@@ -205,19 +214,22 @@ def cross_validate(rows, jobs: int = 1) -> dict[str, tuple[float, float | None]]
     The bars chosen without each writer are scored on that writer too ("nested"): the figure for a writer nobody
     chose anything on. Returns the bars chosen on every writer (what BARS holds)."""
     writers = sorted({r[0] for r in rows})
-    # (probabilities, the rules' findings, the truth, whether weighed) per writer, lines x labels; each writer's
-    # model is fitted on its own, so the writers are shared among the processor's cores (forked: the rows are not
+    # (probabilities, the rules' findings, the truth, whether weighed) per writer, lines x labels; each fold's
+    # model is fitted on its own, so the folds are shared among the processor's cores (forked: the rows are not
     # copied to each)
     global _ROWS
     _ROWS = rows
-    jobs = max(1, min(jobs, len(writers)))
+    parts = [(writer,) for writer in writers] if not folds else [tuple(writers[i::folds]) for i in range(folds)]
+    jobs = max(1, min(jobs, len(parts)))
     if jobs == 1:
-        scored = [_held_out(writer) for writer in writers]
+        done = [_held_out(part) for part in parts]
     else:
         import multiprocessing
 
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            scored = pool.map(_held_out, writers, chunksize=1)
+            done = pool.map(_held_out, parts, chunksize=1)
+    of_writer = {writer: cell for part, cells in zip(parts, done) for writer, cell in zip(part, cells)}
+    scored = [of_writer[writer] for writer in writers]
     groups = [GROUP_A, GROUP_B] + [(label,) for label in LABELS if label not in GROUP_A + GROUP_B]
     chosen = {label: bars for group in groups for label, bars in choose_bars(scored, group).items()}
     nested = {label: np.zeros(3, dtype=np.int64) for label in LABELS}
@@ -293,10 +305,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cv", action="store_true", help="score each writer with a model trained without them")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                         help="with --cv: writers fitted at once (default: one per core)")
+    parser.add_argument("--folds", type=int, default=None,
+                        help="with --cv: deal the writers into this many folds (default: one writer a fold)")
     args = parser.parse_args(argv)
     rows = rows_of(TRAINING)
     if args.cv:
-        cross_validate(rows, args.jobs)
+        cross_validate(rows, args.jobs, args.folds)
         return 0
     made = weights_json(*fit(rows), TRAINING)
     shipped = REPO / "resources" / "detect" / "learned" / "weights.json"  # the source tree's, not an installed copy
