@@ -34,7 +34,7 @@ from desktop.core.detect.questions import read_questions
 from desktop.core.detect.stalls import read_stalls
 
 #: bump when a rule changes, so cached findings are made again
-RULES_VERSION = "7"
+RULES_VERSION = "8"
 
 __all__ = ["CUSTOMER", "FAMILIES", "FAMILY_OF", "FIGURE_KEYS", "Figures", "Finding", "GROUP_A", "GROUP_B", "LABELS",
            "LearnedWeightsError", "Line", "PhraseBook", "PhraseListError", "REP", "RULES_VERSION", "UNKNOWN",

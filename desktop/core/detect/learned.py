@@ -391,6 +391,8 @@ def weighed(rl: ReadLine) -> bool:
 
 
 _DEFAULT: Weights | None = None
+#: the three styles of a rep's question: a line that asks has one of them at most
+REP_STYLES = ("rep_question_open", "rep_question_closed", "rep_question_leading")
 
 
 def default_weights() -> Weights:
@@ -410,12 +412,28 @@ def read_learned(reading: Reading, weights: Weights | None = None) -> None:
     index, keep_cut = weights.index, weights.keep_cut
     drop = {(rl.index, label) for rl in lines for label in rl.labels
             if label in index and -np.inf < scores[rl.index, index[label]] < keep_cut[index[label]]}
-    added = []
+    added: list = []
+    styled: dict[int, tuple[float, int]] = {}  # line -> (score, place in added) of the rep question style it adds
     for i, k in zip(*np.nonzero(scores >= weights.add_cut)):
         rl, label = lines[i], weights.labels[k]
         if rl.role in (REP, CUSTOMER) and label not in rl.labels and not _ruled_out(reading, rl, label):
             # a line whose speaker's side is unknown is not guessed at: the weights read who is speaking
+            if label in REP_STYLES:
+                # a rep's line that asks has one style (the figures count each asking line once): the weights' style
+                # takes the place of the rules' only where they weigh it more, and of two they would add, the heavier
+                score = float(scores[i, k])
+                kept = [style for style in REP_STYLES if style in rl.labels and (rl.index, style) not in drop]
+                if kept:
+                    if kept[0] not in index or float(scores[i, index[kept[0]]]) >= score:
+                        continue  # a style the weights do not read stays the rules'
+                    drop.add((rl.index, kept[0]))
+                if i in styled:
+                    if styled[i][0] >= score:
+                        continue
+                    added[styled[i][1]] = None
+                styled[i] = (score, len(added))
             added.append((rl, label, _reason(weights, reading, looked, i, k)))
+    added = [one for one in added if one is not None]
     found = {rl.index for rl, label, _reason in added if label in TRIGGERS}
     ruled = {rl.index for rl in lines if not rl.labels.keys().isdisjoint(TRIGGERS)} if found else set()
     reading.drop(drop)
