@@ -44,22 +44,34 @@ TRAINING = ("dev", "dev2", "blind", "after", "after_rules", "fresh", "final", "t
             # h3 to h16, held out until their first scores were reported, learned from since: the weights from the
             # sets above scored the 144 calls of h17 to h22 at B 0.722/0.688, from these too at 0.734/0.705
             "heldout_h3", "heldout_h4", "heldout_h5", "heldout_h6", "heldout_h7", "heldout_h8", "heldout_h9",
-            "heldout_h10", "heldout_h11", "heldout_h12", "heldout_h13", "heldout_h14", "heldout_h15", "heldout_h16")
+            "heldout_h10", "heldout_h11", "heldout_h12", "heldout_h13", "heldout_h14", "heldout_h15", "heldout_h16",
+            # h23 to h25, six writers blind to rules and weights, first scored with the weights from the sets above
+            # (A 0.921/0.878, B 0.744/0.687 over their 72 calls), learned from since
+            "heldout_h23", "heldout_h24", "heldout_h25")
 #: never trained on, by coaches who saw neither rules nor weights: w1 and w2 written before the rules were, w1_second
 #: the w1 calls as a second coach labelled them; h17 to h22 written after the learned reading was built (h17 and
 #: h18 first scored once the weights were learned again for the rules of version 6, h19 and h20, two writers each,
 #: with the rules of version 6 and of version 7 and their weights, h21 and h22, two writers each, with the rules of
 #: version 7 and their weights as shipped), and scored again once h3 to h16 were learned from
 HELD_OUT = ("heldout_w1", "heldout_w2", "heldout_w1_second", "heldout_h17", "heldout_h18", "heldout_h19",
-            "heldout_h20", "heldout_h21", "heldout_h22")
-#: label -> (keep, add): the labels the model decides again and their bars, as --cv chose them (see
-#: cross_validate) over the 51 writers before h3 to h16 were learned from; a label not here is the rules' alone
+            "heldout_h20", "heldout_h21", "heldout_h22",
+            # h26 to h29, eight writers, first scored with the rules of version 8 and the weights learned from h23 to
+            # h25 once both were fixed
+            "heldout_h26", "heldout_h27", "heldout_h28", "heldout_h29")
+#: label -> (keep, add): the labels the model decides again and their bars, as `--cv --folds 8` chose them (see
+#: cross_validate) over the 68 writers' sets of TRAINING (1,706 calls); a label not here is the rules' alone. Chosen
+#: again once h23 to h25 were learned from: with the bars chosen over the 51 writers before h3 to h16, the nine
+#: held-out sets scored A 0.879/0.867, B 0.722/0.691; with these, A 0.879/0.865, B 0.732/0.689. One choice is not
+#: the cross-validation's: a deferral accepted is kept from 0.2, not 0.3 (F1 0.842 against 0.844 over the writers,
+#: a tie): at a tie the rules' reading stands, and its reason says what the rep did ("Sure, will do." after "just
+#: send me some information" weighs 0.29)
 BARS: dict[str, tuple[float, float | None]] = {
-    "rep_question_open": (0.1, 0.6), "rep_question_closed": (0.1, 0.6), "customer_question": (0.2, None),
-    "deferral": (0.3, 0.6), "deferral_accepted": (0.3, None), "next_step_confirmed": (0.1, 0.5),
-    "next_step_vague": (0.1, None), "metrics": (0.2, 0.4), "economic_buyer": (0.3, 0.4),
-    "decision_process": (0.1, 0.6), "pain": (0.2, 0.3), "champion": (0.1, 0.3), "competition": (0.3, 0.3),
-    "critical_event": (0.1, 0.3), "price": (0.1, 0.4), "objection": (0.1, 0.3), "missed_follow_up": (0.2, 0.4),
+    "rep_question_open": (0.2, 0.4), "rep_question_closed": (0.1, 0.7), "rep_question_leading": (0.1, 0.7),
+    "customer_question": (0.3, 0.6), "deferral": (0.3, 0.4), "deferral_accepted": (0.2, 0.6),
+    "next_step_confirmed": (0.3, 0.4), "next_step_vague": (0.3, 0.5), "metrics": (0.2, 0.3),
+    "economic_buyer": (0.2, 0.3), "decision_process": (0.2, 0.3), "pain": (0.2, 0.4), "champion": (0.2, 0.4),
+    "competition": (0.2, 0.4), "critical_event": (0.2, 0.4), "price": (0.1, 0.3), "objection": (0.2, 0.4),
+    "missed_follow_up": (0.3, 0.3),
 }
 #: labels the model only keeps or takes back, never adds (none now: a missed follow-up the model adds on a rep's reply
 #: to the customer, at its bar to add, took group B from 0.694/0.668 to 0.694/0.673 nested over 8 folds of writers,

@@ -9,11 +9,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from desktop.core.detect import GROUP_B, LearnedWeightsError, Weights, default_weights, detect, read_rules
+from desktop.core.detect import (
+    GROUP_B,
+    LearnedWeightsError,
+    Weights,
+    conversation_figures,
+    default_weights,
+    detect,
+    read_rules,
+)
 from desktop.core.detect.learned import WEIGHTS, features, near, read_learned, weighed
 from desktop.paths import resource
 from tests.core.detect.talk import ROLES, lines
-from tests.detection_eval.train import HELD_OUT, TRAINING, labelled_lines
+from tests.detection_eval.train import HELD_OUT, TRAINING, labelled_lines, learned_labels
 
 HERE = Path(__file__).resolve().parents[2] / "detection_eval"
 
@@ -30,7 +38,7 @@ def _row(**by_label: float) -> list[float]:
 
 def test_the_shipped_weights_cover_the_labels_and_say_what_they_were_learned_from():
     data = json.loads(resource(*WEIGHTS).read_text(encoding="utf-8"))
-    assert set(GROUP_B) <= set(data["labels"]) and "rep_question_leading" not in data["labels"]
+    assert set(GROUP_B) <= set(data["labels"]) and tuple(data["labels"]) == learned_labels()
     assert all(0 < data["keep"][label] < 1 for label in data["labels"])
     assert 0 < data["add"]["missed_follow_up"] < 1  # a missed follow-up is added too, on a rep's reply (see below)
     assert set(data["trained_on"]) == set(TRAINING) and set(TRAINING).isdisjoint(HELD_OUT)  # never the held-out calls
@@ -112,6 +120,34 @@ def test_the_shipped_model_reads_a_missed_follow_up_after_a_pain_the_rules_did_n
     at = [i for i, labels in enumerate(labelled) if "missed_follow_up" in labels and (said[i].start_ms, "missed_follow_up") not in rules]
     assert at and all((said[i].start_ms, "missed_follow_up") in got for i in at)
     assert all((said[i - 1].start_ms, "pain") in got and (said[i - 1].start_ms, "pain") not in rules for i in at)
+
+
+STYLES = ("rep_question_open", "rep_question_closed", "rep_question_leading")
+
+
+def _styles(table: dict[str, list[float]]) -> Weights:
+    """Weights of the three question styles alone: keep from 0.1, add from 0.5, everything at -5 but the table's."""
+    return Weights.of_table(STYLES, dict.fromkeys(STYLES, 0.1), dict.fromkeys(STYLES, 0.5),
+                            {"bias": [-5.0] * 3, **table})
+
+
+def test_a_reps_question_keeps_one_style_the_one_weighed_most():
+    """"How was your week? Is it busy season?" ends on a yes/no question, so the rules read it closed; coaches label
+    such a line open often enough that the weights may add that style too. The line has one style: the weights' one
+    only where they weigh it above the rules', and the figures count the line once."""
+    said = lines("R: How have your week been? Is it busy season?", "C: Very busy.")
+    assert [f.label for f in read_rules(said, ROLES).findings() if f.label in STYLES] == ["rep_question_closed"]
+    open_more = _styles({"Rw:week": [9.0, 0.0, 0.0], "Rr:rep_question_closed": [0.0, 6.0, 0.0]})
+    got = [f.label for f in detect(said, ROLES, weights=open_more) if f.label in STYLES]
+    assert got == ["rep_question_open"]  # 4 against 1: the open question takes the line
+    closed_more = _styles({"Rw:week": [6.0, 0.0, 0.0], "Rr:rep_question_closed": [0.0, 9.0, 0.0]})
+    got = [f.label for f in detect(said, ROLES, weights=closed_more) if f.label in STYLES]
+    assert got == ["rep_question_closed"]  # open is over its bar to add, but closed weighs more: closed stays
+    both = _styles({"Rw:week": [7.0, 0.0, 9.0]})  # the rules' closed taken back; two styles over the bar to add
+    got = [f.label for f in detect(said, ROLES, weights=both) if f.label in STYLES]
+    assert got == ["rep_question_leading"]
+    figures = conversation_figures(said, ROLES, detect(said, ROLES, weights=open_more))
+    assert (figures.values["rep_questions_open"], figures.values["rep_questions_closed"]) == (1, 0)
 
 
 def test_a_label_the_weights_do_not_learn_is_the_rules_alone():
