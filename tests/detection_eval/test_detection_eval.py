@@ -88,13 +88,17 @@ def _groups_of(folder: Path) -> tuple[dict, dict]:
                                                      ("heldout_h26", (0.94, 0.95), (0.77, 0.72)),
                                                      ("heldout_h27", (0.89, 0.87), (0.73, 0.66)),
                                                      ("heldout_h28", (0.90, 0.88), (0.73, 0.70)),
-                                                     ("heldout_h29", (0.87, 0.83), (0.76, 0.64))])
+                                                     ("heldout_h29", (0.87, 0.83), (0.76, 0.64)),
+                                                     ("heldout_h30", (0.84, 0.86), (0.72, 0.79)),
+                                                     ("heldout_h31", (0.88, 0.90), (0.78, 0.69)),
+                                                     ("heldout_h32", (0.92, 0.88), (0.76, 0.72)),
+                                                     ("heldout_h33", (0.85, 0.88), (0.75, 0.75))])
 def test_the_sets_never_tuned_on_are_measured_and_do_not_fall_back(name, a_floor, b_floor):
-    """Twenty-one coaches wrote these calls from the method's text and the label definitions alone, blind to the
+    """Twenty-nine coaches wrote these calls from the method's text and the label definitions alone, blind to the
     rules and to the learned weights; neither rules, weights nor bars were ever tuned on them
     (tests.detection_eval.train.HELD_OUT; `heldout_w1_second`: the w1 calls as a second coach labelled them, blind
-    to the first coach's labels; h17 to h22 and h26 to h29 were first scored once the weights and bars were fixed).
-    Their figures are reported in the issue (the goals are not met on them yet); these floors, a little under this
+    to the first coach's labels; h17 to h22 and h26 to h33 were first scored once the weights and bars were fixed).
+    Their figures are reported in the issue (the goals are not met on all of them yet); these floors, a little under this
     round's figures, only catch a change that makes them worse."""
     folder = Path(__file__).parent / name
     assert len(list(folder.glob("*.vtt"))) >= 24

@@ -57,7 +57,9 @@ HELD_OUT = ("heldout_w1", "heldout_w2", "heldout_w1_second", "heldout_h17", "hel
             "heldout_h20", "heldout_h21", "heldout_h22",
             # h26 to h29, eight writers, first scored with the rules of version 8 and the weights learned from h23 to
             # h25 once both were fixed
-            "heldout_h26", "heldout_h27", "heldout_h28", "heldout_h29")
+            "heldout_h26", "heldout_h27", "heldout_h28", "heldout_h29",
+            # h30 to h33, eight more writers, first scored the same way
+            "heldout_h30", "heldout_h31", "heldout_h32", "heldout_h33")
 #: label -> (keep, add): the labels the model decides again and their bars, as `--cv --folds 8` chose them (see
 #: cross_validate) over the 68 writers' sets of TRAINING (1,706 calls); a label not here is the rules' alone. Chosen
 #: again once h23 to h25 were learned from: with the bars chosen over the 51 writers before h3 to h16, the nine
