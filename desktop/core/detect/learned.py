@@ -32,7 +32,8 @@ from typing import NamedTuple
 import numpy as np
 
 from desktop.core.detect.follow_up import TRIGGERS, customer_turns, missed, report
-from desktop.core.detect.lines import Reading, ReadLine, quote_of
+from desktop.core.detect.learned_reasons import READS_AS, reason_of
+from desktop.core.detect.lines import Reading, ReadLine
 from desktop.core.detect.model import CUSTOMER, LABELS, REP
 from desktop.core.detect.phrases import has_number
 from desktop.core.detect.text import STOPWORDS
@@ -43,28 +44,6 @@ FORMAT = 2  # 2: a bar to keep and a bar to add for each label learned (1: one p
 
 #: words too common to weigh anything
 STOP = frozenset("the a an and or but so to of in on for it is that this i you we they be um uh like yeah just".split())
-
-#: what each label reads as, for the reason of a finding the rules missed
-READS_AS = {
-    "metrics": "a quantified impact or goal",
-    "economic_buyer": "who signs or owns the budget",
-    "decision_process": "a step of how they decide or buy",
-    "pain": "a problem the customer has",
-    "champion": "someone inside who will sell it",
-    "competition": "another vendor, tool or in-house build",
-    "critical_event": "a date or event forcing the decision",
-    "price": "an amount for the product or its budget",
-    "objection": "a concern against buying",
-    "missed_follow_up": "a reply that moves on from what the customer just said",
-    "rep_question_open": "an open question",
-    "rep_question_closed": "a yes-or-no or either-or question",
-    "rep_question_leading": "a question that puts the answer in the customer's mouth",
-    "customer_question": "the customer asking something",
-    "deferral": "the customer putting the decision off",
-    "deferral_accepted": "the rep accepting a put-off without asking what happens next",
-    "next_step_confirmed": "a next step with a date the customer agrees to",
-    "next_step_vague": "a next step with no date or owner",
-}
 
 
 def _logit(p: float) -> float:
@@ -432,7 +411,7 @@ def read_learned(reading: Reading, weights: Weights | None = None) -> None:
                         continue
                     added[styled[i][1]] = None
                 styled[i] = (score, len(added))
-            added.append((rl, label, _reason(weights, reading, looked, i, k)))
+            added.append((rl, label, reason_of(weights, reading, looked, i, k, near(reading, i)[0])))
     added = [one for one in added if one is not None]
     found = {rl.index for rl, label, _reason in added if label in TRIGGERS}
     ruled = {rl.index for rl in lines if not rl.labels.keys().isdisjoint(TRIGGERS)} if found else set()
@@ -472,43 +451,6 @@ def _ruled_out(reading: Reading, rl: ReadLine, label: str) -> bool:
         return rl.role != REP or before < 0 or reading.lines[before].role != CUSTOMER
     negations = label + "_negations"
     return negations in reading.book.groups and reading.line_find(negations, rl) is not None
-
-
-def _reason(weights: Weights, reading: Reading, looked: dict[str, tuple[np.ndarray, ...]], i: int,
-            k: int) -> str:
-    """'reads as who signs or owns the budget, as coaches labelled such lines: its words 'sign off' weigh most'
-    (`looked`: the ids Weights._weigh looked the lines' words and pairs up as)."""
-    column = weights.matrix[:, k]
-
-    def heaviest(j: int, slot: int, kinds: str, most: int) -> list[str]:
-        # the line's words and pairs of words that weigh for this label, of those that say something
-        weighed = []
-        for kind in kinds:
-            found, at, where, _runs = looked[kind]
-            run = where[j]
-            if run < 0:
-                continue  # the line was not read for this kind
-            ids = found[at[run]: at[run + 1]]  # the line's run
-            weight = column[weights.rows[kind][slot][ids]]
-            heavy = (weight > 0) & weights.telling[kind][ids]
-            keys = weights.keys[kind]
-            weighed.extend((w, keys[piece] if kind == "w" else " ".join(keys[piece]))
-                           for w, piece in zip(weight[heavy].tolist(), ids[heavy].tolist()))
-        return [f"'{value}'" for _w, value in sorted(weighed, reverse=True)[:most]]
-
-    own = heaviest(i, 0, "wb", 3)
-    j = near(reading, i)[0]
-    before = heaviest(j, 1, "w", 2) if j >= 0 and not own else []  # only when its own say nothing
-    if own:
-        said = f"its words {', '.join(own)} weigh most"
-    elif before:
-        said = f"the line before ({', '.join(before)}) weighs most"
-    else:
-        said = "the lines around it weigh most"
-    label = weights.labels[k]
-    if label == "missed_follow_up":  # what it moved on from, in the customer's words
-        said = f"the customer said '{quote_of(reading.lines[j].line.text, 50)}'; {said}"
-    return f"reads as {READS_AS[label]}, as coaches labelled such lines: {said}"
 
 
 __all__ = ["LearnedWeightsError", "READS_AS", "Weights", "default_weights", "features", "read_learned", "weighed"]
