@@ -31,7 +31,7 @@ class ReadLine:
     def date(self) -> str | None:
         """specific_date of the line's words, looked for once: several rules ask it of the same line."""
         if self._date is _UNREAD:
-            self._date = specific_date(self.words)
+            self._date = specific_date(self.words, self.word_set)
         return self._date
 
     def date_in(self, words: str) -> str | None:

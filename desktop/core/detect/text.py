@@ -139,9 +139,9 @@ eighteenth nineteenth twentieth thirtieth""".split())
 _DIGIT = re.compile(r"\d")
 
 
-def specific_date(words: str) -> str | None:
-    """The first calendar date or time in a line's words, or None."""
-    if _DATE_WORDS.isdisjoint(words.split()) and _DIGIT.search(words) is None:
+def specific_date(words: str, word_set: frozenset[str] | None = None) -> str | None:
+    """The first calendar date or time in a line's words, or None (`word_set`: those words as a set, if known)."""
+    if _DATE_WORDS.isdisjoint(words.split() if word_set is None else word_set) and _DIGIT.search(words) is None:
         return None  # the pattern is the dearest test of a line: most lines hold none of its words
     found = SPECIFIC_DATE.search(words)
     return found.group(0).strip() if found else None
